@@ -1,0 +1,48 @@
+"""The ``arena`` Typer app: joins the command modules; holds ``--version`` and ``--verbose``."""
+
+from __future__ import annotations
+
+import logging
+from typing import Annotated
+
+import typer
+
+from arena import __version__
+from arena.cli.games import games_command
+
+app = typer.Typer(
+    name="arena",
+    help="Run bot competitions for multiplayer board and card games.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        print(f"arena {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def root(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit."),
+    ] = False,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log debug detail to stderr.")] = False,
+) -> None:
+    """Run bot competitions for multiplayer board and card games."""
+    logging.basicConfig(
+        level=logging.DEBUG if verbose else logging.WARNING,
+        format="%(asctime)s %(name)s %(levelname)s %(message)s",
+    )
+
+
+app.command("games")(games_command)
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app()

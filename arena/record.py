@@ -1,0 +1,141 @@
+"""What a played match leaves behind: enough to store it, rate it and replay it exactly.
+
+A :class:`MatchRecord` is the unit the referee produces, the store commits whole, and the
+leaderboards read. It round-trips through :meth:`MatchRecord.to_wire` / :meth:`MatchRecord.from_wire`
+(plain msgpack/JSON-able data) unchanged.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.core import KnobValue, MatchConfig, Wire, WireMap
+
+
+class FaultKind(str, enum.Enum):
+    """Why the referee had to decide for a seat, or could not use a bot at all."""
+
+    TIMEOUT = "timeout"
+    """No reply within the clock plus the grace margin."""
+    CRASH = "crash"
+    """The bot process died or its connection vanished."""
+    MALFORMED = "malformed"
+    """A reply that is not a valid protocol message (bytes, shape, types, token, seat)."""
+    ILLEGAL = "illegal"
+    """A well-formed reply naming an action that is not legal now."""
+    START = "start"
+    """The bot could not be started or did not complete the handshake."""
+
+
+@dataclass(frozen=True, slots=True)
+class Fault:
+    """One fault of one seat at decision index ``ply`` (``-1`` before the first decision)."""
+
+    seat: int
+    kind: FaultKind
+    ply: int
+    detail: str
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionRecord:
+    """One applied decision: who, what, how long the bot took (seconds), and anything it reported.
+
+    ``fallback`` is true where the referee chose for the seat after a fault.
+    """
+
+    seat: int
+    action: int
+    elapsed: float
+    info: WireMap | None = None
+    fallback: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRecord:
+    """A finished match.
+
+    ``bots[s]`` names the bot in seat ``s``. ``scores`` are the game's scores; ``ranks`` are the
+    final places after forfeits (a forfeited seat ranks last, tied with other forfeited seats).
+    """
+
+    game: str
+    version: int
+    variant: str
+    knobs: Mapping[str, KnobValue]
+    seed: int
+    bots: tuple[str, ...]
+    decisions: tuple[DecisionRecord, ...]
+    faults: tuple[Fault, ...]
+    scores: tuple[int, ...]
+    ranks: tuple[int, ...]
+    forfeited: tuple[int, ...] = ()
+    duration: float = 0.0
+    detail: WireMap = field(default_factory=dict)
+
+    @property
+    def players(self) -> int:
+        """Number of seats."""
+        return len(self.bots)
+
+    @property
+    def config(self) -> MatchConfig:
+        """The engine setup this match was played under."""
+        return MatchConfig(self.game, self.version, self.variant, self.players, dict(self.knobs))
+
+    @property
+    def flagged(self) -> bool:
+        """Whether anything went wrong for any seat."""
+        return bool(self.faults or self.forfeited)
+
+    def to_wire(self) -> WireMap:
+        """Plain data for storage: only maps, lists, strings and numbers."""
+        return {
+            "game": self.game,
+            "version": self.version,
+            "variant": self.variant,
+            "knobs": dict(self.knobs),
+            "seed": self.seed,
+            "bots": list(self.bots),
+            "decisions": [
+                [d.seat, d.action, d.elapsed, d.info, d.fallback] for d in self.decisions
+            ],
+            "faults": [[f.seat, f.kind.value, f.ply, f.detail] for f in self.faults],
+            "scores": list(self.scores),
+            "ranks": list(self.ranks),
+            "forfeited": list(self.forfeited),
+            "duration": self.duration,
+            "detail": self.detail,
+        }
+
+    @classmethod
+    def from_wire(cls, data: Mapping[str, Any]) -> MatchRecord:
+        """Inverse of :meth:`to_wire`; raises ``KeyError``/``ValueError``/``TypeError`` on bad data."""
+        decisions: list[DecisionRecord] = []
+        for seat, action, elapsed, info, fallback in data["decisions"]:
+            decisions.append(
+                DecisionRecord(int(seat), int(action), float(elapsed), info, bool(fallback))
+            )
+        faults = tuple(
+            Fault(int(seat), FaultKind(kind), int(ply), str(detail))
+            for seat, kind, ply, detail in data["faults"]
+        )
+        detail: dict[str, Wire] = dict(data.get("detail", {}))
+        return cls(
+            game=str(data["game"]),
+            version=int(data["version"]),
+            variant=str(data["variant"]),
+            knobs=dict(data["knobs"]),
+            seed=int(data["seed"]),
+            bots=tuple(str(b) for b in data["bots"]),
+            decisions=tuple(decisions),
+            faults=faults,
+            scores=tuple(int(s) for s in data["scores"]),
+            ranks=tuple(int(r) for r in data["ranks"]),
+            forfeited=tuple(int(s) for s in data["forfeited"]),
+            duration=float(data["duration"]),
+            detail=detail,
+        )

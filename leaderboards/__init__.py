@@ -1,0 +1,1 @@
+"""Ratings from stored results, and publishing them."""
