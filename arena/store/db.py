@@ -1,0 +1,376 @@
+"""The results store: open (creating or migrating), record tournaments and games, read them back.
+
+A game is committed whole or not at all (one transaction), and inserting a game id that is already
+stored changes nothing, so a replayed id is never stored twice. The file is in WAL mode with full
+synchronisation, so a committed game survives the writer being killed.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+import msgpack
+
+from arena.record import FaultKind, MatchRecord
+from arena.store import StoreError
+from arena.store.migrations import MIGRATIONS, Migration
+
+#: ``PRAGMA application_id`` of an arena store ("ARNA").
+APPLICATION_ID = 0x41524E41
+_SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+@dataclass(frozen=True, slots=True)
+class BotRow:
+    """A bot as stored with its tournament: ``files_hash`` identifies the code that played."""
+
+    name: str
+    version: str
+    command: tuple[str, ...]
+    files_hash: str
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentRow:
+    """A stored tournament: its config as plain data and when it was first stored (Unix seconds)."""
+
+    name: str
+    fingerprint: str
+    config: Mapping[str, Any]
+    created: float
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """Where a game sits in its tournament's schedule."""
+
+    game_id: str
+    generation: int
+    table: int
+    deal: int
+    rotation: int
+
+
+@dataclass(frozen=True, slots=True)
+class StoredGame:
+    """A stored game: its placement, when it was committed (Unix seconds) and the whole record.
+
+    ``processes[s]`` names the bot process that played seat ``s`` (empty where not recorded).
+    """
+
+    tournament: str
+    placement: Placement
+    finished: float
+    record: MatchRecord
+    processes: tuple[str, ...]
+
+
+class Store:
+    """An open results database. Use as a context manager; :meth:`close` is idempotent."""
+
+    def __init__(self, path: Path) -> None:
+        """Open ``path`` (created if missing) and migrate it to the current schema.
+
+        Raises :class:`StoreError` if the file is not an arena store, is corrupt, or is newer.
+        """
+        self.path = path
+        _check_header(path)
+        try:
+            self._db = sqlite3.connect(path, isolation_level=None, timeout=30.0)
+        except sqlite3.Error as exc:
+            raise StoreError(f"{path}: cannot open the results database: {exc}") from None
+        try:
+            self._prepare()
+        except sqlite3.DatabaseError as exc:
+            self._db.close()
+            raise StoreError(f"{path}: not a usable arena results database ({exc})") from None
+        except StoreError:
+            self._db.close()
+            raise
+
+    def _prepare(self) -> None:
+        db = self._db
+        version = int(db.execute("PRAGMA user_version").fetchone()[0])
+        app_id = int(db.execute("PRAGMA application_id").fetchone()[0])
+        tables = db.execute("SELECT count(*) FROM sqlite_schema").fetchone()[0]
+        if app_id != APPLICATION_ID and (app_id != 0 or version != 0 or tables):
+            raise StoreError(f"{self.path}: an SQLite database, but not an arena results store")
+        if version > len(MIGRATIONS):
+            raise StoreError(
+                f"{self.path}: schema version {version} is newer than this arena understands "
+                f"({len(MIGRATIONS)}); upgrade arena"
+            )
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=FULL")
+        db.execute("PRAGMA foreign_keys=ON")
+        migrate(db, MIGRATIONS)
+
+    def close(self) -> None:
+        """Close the connection (committed data is already durable)."""
+        self._db.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def schema_version(self) -> int:
+        """The schema version of the open file."""
+        return int(self._db.execute("PRAGMA user_version").fetchone()[0])
+
+    def journal_mode(self) -> str:
+        """The journal mode of the open file (``wal``)."""
+        return str(self._db.execute("PRAGMA journal_mode").fetchone()[0])
+
+    # -- tournaments -------------------------------------------------------------------------
+
+    def add_tournament(
+        self, name: str, fingerprint: str, config: Mapping[str, Any], bots: Sequence[BotRow]
+    ) -> None:
+        """Record a tournament and its bots, or check that the stored one has the same fingerprint.
+
+        Raises :class:`StoreError` if ``name`` is stored with a different config.
+        """
+        with self._transaction():
+            row = self._db.execute(
+                "SELECT fingerprint FROM tournaments WHERE name = ?", (name,)
+            ).fetchone()
+            if row is not None:
+                if row[0] != fingerprint:
+                    raise StoreError(
+                        f"{self.path}: tournament {name!r} is stored with a different config; "
+                        "rename the tournament or use another database"
+                    )
+                return
+            self._db.execute(
+                "INSERT INTO tournaments VALUES (?, ?, ?, ?)",
+                (name, fingerprint, json.dumps(config, sort_keys=True), time.time()),
+            )
+            self._db.executemany(
+                "INSERT INTO bots VALUES (?, ?, ?, ?, ?)",
+                [
+                    (name, b.name, b.version, json.dumps(list(b.command)), b.files_hash)
+                    for b in bots
+                ],
+            )
+
+    def tournaments(self) -> list[TournamentRow]:
+        """Every stored tournament, oldest first."""
+        rows = self._db.execute(
+            "SELECT name, fingerprint, config, created FROM tournaments ORDER BY created, name"
+        ).fetchall()
+        return [TournamentRow(n, f, json.loads(c), t) for n, f, c, t in rows]
+
+    def tournament(self, name: str | None) -> TournamentRow:
+        """The tournament ``name``, or the only one stored when ``name`` is ``None``."""
+        stored = self.tournaments()
+        if name is None:
+            if len(stored) == 1:
+                return stored[0]
+            listing = ", ".join(t.name for t in stored) or "none"
+            raise StoreError(f"{self.path}: name a tournament; stored: {listing}")
+        for row in stored:
+            if row.name == name:
+                return row
+        listing = ", ".join(t.name for t in stored) or "none"
+        raise StoreError(f"{self.path}: no tournament {name!r}; stored: {listing}")
+
+    def bots(self, tournament: str) -> list[BotRow]:
+        """The bots of ``tournament`` in name order."""
+        rows = self._db.execute(
+            "SELECT name, version, command, files_hash FROM bots WHERE tournament = ? "
+            "ORDER BY name",
+            (tournament,),
+        ).fetchall()
+        return [BotRow(n, v, tuple(json.loads(c)), h) for n, v, c, h in rows]
+
+    # -- games -------------------------------------------------------------------------------
+
+    def add_game(
+        self,
+        tournament: str,
+        placement: Placement,
+        record: MatchRecord,
+        processes: Sequence[str] = (),
+    ) -> bool:
+        """Commit one game whole (game row and seat rows in one transaction).
+
+        Returns ``False``, changing nothing, if the id is already stored for ``tournament``.
+        """
+        blob = msgpack.packb(record.to_wire(), use_bin_type=True)
+        fault_seats = [f.seat for f in record.faults]
+        procs: list[str | None] = [*processes] or [None] * record.players
+        with self._transaction():
+            cursor = self._db.execute(
+                "INSERT OR IGNORE INTO games VALUES "
+                "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    tournament,
+                    placement.game_id,
+                    placement.generation,
+                    placement.table,
+                    placement.deal,
+                    placement.rotation,
+                    str(record.seed),
+                    json.dumps(list(record.bots)),
+                    json.dumps(list(record.scores)),
+                    json.dumps(list(record.ranks)),
+                    len(record.faults),
+                    len(record.forfeited),
+                    record.duration,
+                    time.time(),
+                    blob,
+                ),
+            )
+            if cursor.rowcount == 0:
+                return False
+            self._db.executemany(
+                "INSERT INTO game_seats VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (
+                        tournament,
+                        placement.game_id,
+                        seat,
+                        bot,
+                        record.scores[seat],
+                        record.ranks[seat],
+                        fault_seats.count(seat),
+                        procs[seat],
+                    )
+                    for seat, bot in enumerate(record.bots)
+                ],
+            )
+        return True
+
+    def stored_ids(self, tournament: str) -> set[str]:
+        """The ids of every stored game of ``tournament``."""
+        rows = self._db.execute("SELECT id FROM games WHERE tournament = ?", (tournament,))
+        return {r[0] for r in rows}
+
+    def games(
+        self,
+        tournament: str | None = None,
+        bot: str | None = None,
+        fault: FaultKind | None = None,
+        flagged: bool = False,
+    ) -> list[StoredGame]:
+        """Stored games in commit order, filtered by tournament, a bot that sat, a fault kind, or
+        any fault or forfeit (``flagged``)."""
+        where: list[str] = []
+        args: list[Any] = []
+        if tournament is not None:
+            where.append("g.tournament = ?")
+            args.append(tournament)
+        if bot is not None:
+            where.append(
+                "EXISTS (SELECT 1 FROM game_seats s WHERE s.tournament = g.tournament "
+                "AND s.game = g.id AND s.bot = ?)"
+            )
+            args.append(bot)
+        if flagged or fault is not None:
+            where.append("(g.faults > 0 OR g.forfeits > 0)")
+        sql = "SELECT g.tournament, g.id FROM games g"
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        sql += " ORDER BY g.finished, g.rowid"
+        found = [self._load(t, i) for t, i in self._db.execute(sql, args).fetchall()]
+        if fault is not None:
+            found = [g for g in found if any(f.kind is fault for f in g.record.faults)]
+        return found
+
+    def game(self, game_id: str, tournament: str | None = None) -> StoredGame:
+        """The stored game ``game_id``; raises :class:`StoreError` if absent or ambiguous."""
+        sql = "SELECT tournament FROM games WHERE id = ?"
+        args: list[Any] = [game_id]
+        if tournament is not None:
+            sql += " AND tournament = ?"
+            args.append(tournament)
+        rows = self._db.execute(sql, args).fetchall()
+        if not rows:
+            raise StoreError(f"{self.path}: no stored game {game_id!r}")
+        if len(rows) > 1:
+            names = ", ".join(r[0] for r in rows)
+            raise StoreError(f"game {game_id!r} is in several tournaments ({names}); name one")
+        return self._load(rows[0][0], game_id)
+
+    def _load(self, tournament: str, game_id: str) -> StoredGame:
+        row = self._db.execute(
+            "SELECT generation, table_index, deal, rotation, finished, record FROM games "
+            "WHERE tournament = ? AND id = ?",
+            (tournament, game_id),
+        ).fetchone()
+        generation, table, deal, rotation, finished, blob = row
+        try:
+            record = MatchRecord.from_wire(msgpack.unpackb(blob, raw=False))
+        except (ValueError, KeyError, TypeError, msgpack.UnpackException) as exc:
+            raise StoreError(f"{self.path}: stored game {game_id!r} is unreadable: {exc}") from None
+        procs = self._db.execute(
+            "SELECT process FROM game_seats WHERE tournament = ? AND game = ? ORDER BY seat",
+            (tournament, game_id),
+        ).fetchall()
+        return StoredGame(
+            tournament,
+            Placement(game_id, generation, table, deal, rotation),
+            finished,
+            record,
+            tuple(p[0] or "" for p in procs),
+        )
+
+    class _Tx:
+        def __init__(self, db: sqlite3.Connection) -> None:
+            self.db = db
+
+        def __enter__(self) -> None:
+            self.db.execute("BEGIN IMMEDIATE")
+
+        def __exit__(
+            self,
+            kind: type[BaseException] | None,
+            exc: BaseException | None,
+            tb: TracebackType | None,
+        ) -> None:
+            self.db.execute("COMMIT" if kind is None else "ROLLBACK")
+
+    def _transaction(self) -> Store._Tx:
+        return Store._Tx(self._db)
+
+
+def migrate(db: sqlite3.Connection, migrations: Sequence[Migration]) -> None:
+    """Apply the migrations the file lacks, each in its own transaction with its version bump."""
+    version = int(db.execute("PRAGMA user_version").fetchone()[0])
+    for number, step in enumerate(migrations[version:], start=version + 1):
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            step(db)
+            db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            db.execute(f"PRAGMA user_version = {number}")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+
+
+def _check_header(path: Path) -> None:
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(len(_SQLITE_HEADER))
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise StoreError(f"{path}: cannot read: {exc}") from None
+    if head and head != _SQLITE_HEADER:
+        raise StoreError(f"{path}: not an SQLite database (is this the right file?)")
+

@@ -1,0 +1,97 @@
+"""The store's schema as a list of forward migrations; ``PRAGMA user_version`` counts those applied.
+
+Migration ``i`` (0-based) takes a database at version ``i`` to version ``i + 1``. Never edit a
+released migration: append a new one.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+
+import msgpack
+
+Migration = Callable[[sqlite3.Connection], None]
+
+
+def _v1_tables(db: sqlite3.Connection) -> None:
+    """Tournaments with their config, bots with version and file hash, games with the whole record."""
+    db.execute(
+        """CREATE TABLE tournaments (
+            name TEXT PRIMARY KEY,
+            fingerprint TEXT NOT NULL,
+            config TEXT NOT NULL,
+            created REAL NOT NULL
+        )"""
+    )
+    db.execute(
+        """CREATE TABLE bots (
+            tournament TEXT NOT NULL REFERENCES tournaments(name),
+            name TEXT NOT NULL,
+            version TEXT NOT NULL,
+            command TEXT NOT NULL,
+            files_hash TEXT NOT NULL,
+            PRIMARY KEY (tournament, name)
+        )"""
+    )
+    db.execute(
+        """CREATE TABLE games (
+            tournament TEXT NOT NULL REFERENCES tournaments(name),
+            id TEXT NOT NULL,
+            generation INTEGER NOT NULL,
+            table_index INTEGER NOT NULL,
+            deal INTEGER NOT NULL,
+            rotation INTEGER NOT NULL,
+            seed TEXT NOT NULL,
+            bots TEXT NOT NULL,
+            scores TEXT NOT NULL,
+            ranks TEXT NOT NULL,
+            faults INTEGER NOT NULL,
+            forfeits INTEGER NOT NULL,
+            duration REAL NOT NULL,
+            finished REAL NOT NULL,
+            record BLOB NOT NULL,
+            PRIMARY KEY (tournament, id)
+        )"""
+    )
+    db.execute("CREATE INDEX games_faults ON games (faults)")
+
+
+def _v2_seats(db: sqlite3.Connection) -> None:
+    """One row per seat (bot, score, rank, faults, the process that played it), backfilled."""
+    db.execute(
+        """CREATE TABLE game_seats (
+            tournament TEXT NOT NULL,
+            game TEXT NOT NULL,
+            seat INTEGER NOT NULL,
+            bot TEXT NOT NULL,
+            score INTEGER NOT NULL,
+            rank INTEGER NOT NULL,
+            faults INTEGER NOT NULL,
+            process TEXT,
+            PRIMARY KEY (tournament, game, seat),
+            FOREIGN KEY (tournament, game) REFERENCES games (tournament, id)
+        )"""
+    )
+    db.execute("CREATE INDEX game_seats_bot ON game_seats (bot)")
+    rows = db.execute("SELECT tournament, id, record FROM games").fetchall()
+    for tournament, game_id, blob in rows:
+        wire = msgpack.unpackb(blob, raw=False)
+        faults = [f[0] for f in wire["faults"]]
+        for seat, bot in enumerate(wire["bots"]):
+            db.execute(
+                "INSERT INTO game_seats VALUES (?, ?, ?, ?, ?, ?, ?, NULL)",
+                (
+                    tournament,
+                    game_id,
+                    seat,
+                    bot,
+                    wire["scores"][seat],
+                    wire["ranks"][seat],
+                    faults.count(seat),
+                ),
+            )
+
+
+MIGRATIONS: tuple[Migration, ...] = (_v1_tables, _v2_seats)
+"""Every migration in order; ``len(MIGRATIONS)`` is the current schema version."""

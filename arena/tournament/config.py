@@ -1,0 +1,312 @@
+"""The tournament config: a strict TOML file (plus command-line overrides) read into frozen values.
+
+Every problem is a :class:`~arena.tournament.TournamentError` naming the file and the key, e.g.
+``league.toml: bots[2].command: expected a list of strings, got int``. Unknown keys are rejected.
+"""
+
+from __future__ import annotations
+
+import enum
+import hashlib
+import json
+import tomllib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from arena.tournament import TournamentError
+from arena.tournament.timecontrol import TimeControl, parse_time_control
+from engine.core import ConfigError, KnobValue, MatchConfig
+from engine.registry import get_game
+
+
+class Format(str, enum.Enum):
+    """How tables are drawn from the field."""
+
+    ROUND_ROBIN = "round-robin"
+    """Every table of ``table_size`` bots from the whole field."""
+    GAUNTLET = "gauntlet"
+    """Every candidate with every ``table_size - 1`` bots of the pool (the non-candidates)."""
+
+
+@dataclass(frozen=True, slots=True)
+class BotEntry:
+    """A bot as a tournament starts it: name, command line, working directory, environment, version."""
+
+    name: str
+    command: tuple[str, ...]
+    workdir: str
+    env: Mapping[str, str] = field(default_factory=dict)
+    version: str = ""
+
+    def to_plain(self) -> dict[str, Any]:
+        """The entry as plain data, in the config file's shape (what the store keeps)."""
+        plain: dict[str, Any] = {
+            "name": self.name,
+            "command": list(self.command),
+            "workdir": self.workdir,
+            "env": dict(self.env),
+        }
+        if self.version:
+            plain["version"] = self.version
+        return plain
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentConfig:
+    """A validated tournament. ``concurrency`` 0 means: choose from the core count and table size."""
+
+    name: str
+    game: str
+    variant: str | None
+    knobs: Mapping[str, KnobValue]
+    table_size: int
+    format: Format
+    candidates: tuple[str, ...]
+    deals: int
+    time_control: TimeControl
+    strikes: int
+    seed: int
+    concurrency: int
+    trusted: bool
+    bots: tuple[BotEntry, ...]
+
+    def bot(self, name: str) -> BotEntry:
+        """The entry named ``name``; ``KeyError`` if there is none."""
+        for entry in self.bots:
+            if entry.name == name:
+                return entry
+        raise KeyError(name)
+
+    def to_plain(self) -> dict[str, Any]:
+        """The config as plain, JSON-able data; :func:`config_from_plain` reads it back unchanged."""
+        plain: dict[str, Any] = {
+            "name": self.name,
+            "game": self.game,
+            "knobs": dict(self.knobs),
+            "table_size": self.table_size,
+            "format": self.format.value,
+            "candidates": list(self.candidates),
+            "deals": self.deals,
+            "time_control": str(self.time_control),
+            "strikes": self.strikes,
+            "seed": self.seed,
+            "concurrency": self.concurrency,
+            "trusted": self.trusted,
+            "bots": [b.to_plain() for b in self.bots],
+        }
+        if self.variant is not None:
+            plain["variant"] = self.variant
+        return plain
+
+    def fingerprint(self) -> str:
+        """A hash of everything that decides the schedule and the games (not concurrency)."""
+        plain = self.to_plain()
+        del plain["concurrency"]
+        text = json.dumps(plain, sort_keys=True, separators=(",", ":"))
+        return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
+
+    def match_config(self) -> MatchConfig:
+        """The engine setup every game uses; raises :class:`TournamentError` if the game rejects it."""
+        try:
+            game = get_game(self.game)
+            return game.configure(self.table_size, self.variant, dict(self.knobs))
+        except ConfigError as exc:
+            raise TournamentError(f"tournament {self.name!r}: {exc}") from None
+
+
+_TOP_KEYS = {
+    "name": "a string",
+    "game": "a string",
+    "variant": "a string",
+    "knobs": "a table",
+    "table_size": "a whole number",
+    "format": "a string",
+    "candidates": "a list of strings",
+    "deals": "a whole number",
+    "time_control": "a string",
+    "strikes": "a whole number",
+    "seed": "a whole number",
+    "concurrency": "a whole number",
+    "trusted": "true or false",
+    "bots": "an array of tables",
+}
+_BOT_KEYS = ("name", "command", "workdir", "env", "version")
+
+
+class _Reader:
+    """Typed access to a raw mapping, with errors that name the source and the key path."""
+
+    def __init__(self, source: str, data: Mapping[str, Any], prefix: str = "") -> None:
+        self.source = source
+        self.data = data
+        self.prefix = prefix
+
+    def error(self, key: str, problem: str) -> TournamentError:
+        return TournamentError(f"{self.source}: {self.prefix}{key}: {problem}")
+
+    def reject_unknown(self, allowed: Sequence[str]) -> None:
+        unknown = sorted(set(self.data) - set(allowed))
+        if unknown:
+            raise self.error(unknown[0], f"unknown key; allowed keys: {', '.join(allowed)}")
+
+    def _get(self, key: str, kind: type | tuple[type, ...], expected: str, default: Any) -> Any:
+        if key not in self.data:
+            if default is _REQUIRED:
+                raise self.error(key, f"missing; expected {expected}")
+            return default
+        value = self.data[key]
+        if isinstance(value, bool) and kind is not bool or not isinstance(value, kind):
+            raise self.error(key, f"expected {expected}, got {type(value).__name__} {value!r}")
+        return value
+
+    def string(self, key: str, default: Any = None) -> Any:
+        value = self._get(key, str, "a string", default)
+        if key in self.data and not value.strip():
+            raise self.error(key, "must not be empty")
+        return value
+
+    def integer(self, key: str, default: Any, minimum: int) -> int:
+        value: int = self._get(key, int, "a whole number", default)
+        if value < minimum:
+            raise self.error(key, f"must be at least {minimum}, not {value}")
+        return value
+
+    def boolean(self, key: str, default: bool) -> bool:
+        value: bool = self._get(key, bool, "true or false", default)
+        return value
+
+    def strings(self, key: str, default: Any) -> tuple[str, ...]:
+        value = self._get(key, list, "a list of strings", default)
+        for i, item in enumerate(value):
+            if not isinstance(item, str) or not item:
+                raise self.error(f"{key}[{i}]", f"expected a non-empty string, got {item!r}")
+        return tuple(value)
+
+    def table(self, key: str) -> dict[str, Any]:
+        value: dict[str, Any] = self._get(key, dict, "a table", {})
+        return value
+
+
+_REQUIRED = object()
+
+
+def load_config(path: Path, overrides: Mapping[str, Any] | None = None) -> TournamentConfig:
+    """Read and validate the TOML file at ``path``; ``overrides`` (same keys) win over the file.
+
+    Relative bot working directories are resolved against the file's folder.
+    """
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise TournamentError(f"{path}: no such config file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise TournamentError(f"{path}: cannot read: {exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise TournamentError(f"{path}: not valid TOML: {exc}") from None
+    raw.update({k: v for k, v in (overrides or {}).items() if v is not None})
+    return parse_config(raw, source=str(path), base=path.resolve().parent)
+
+
+def config_from_plain(plain: Mapping[str, Any], source: str = "stored config") -> TournamentConfig:
+    """Inverse of :meth:`TournamentConfig.to_plain` (with the same validation as a file)."""
+    return parse_config(dict(plain), source=source, base=Path.cwd())
+
+
+def parse_config(raw: Mapping[str, Any], source: str, base: Path) -> TournamentConfig:
+    """Validate a raw mapping (parsed TOML); raises :class:`TournamentError` naming source and key."""
+    top = _Reader(source, raw)
+    top.reject_unknown(list(_TOP_KEYS))
+    bots = _read_bots(top, base)
+    table_size = top.integer("table_size", _REQUIRED, minimum=1)
+    fmt_name = top.string("format", Format.ROUND_ROBIN.value)
+    try:
+        fmt = Format(fmt_name)
+    except ValueError:
+        allowed = ", ".join(f.value for f in Format)
+        raise top.error("format", f"must be one of {allowed}, not {fmt_name!r}") from None
+    candidates = top.strings("candidates", [])
+    _check_field(top, fmt, bots, candidates, table_size)
+    knobs = top.table("knobs")
+    for key, value in knobs.items():
+        if not isinstance(value, (bool, int, float, str)):
+            raise top.error(f"knobs.{key}", f"expected a string, number or boolean, got {value!r}")
+    try:
+        time_control = parse_time_control(top.string("time_control", _REQUIRED))
+    except TournamentError as exc:
+        raise top.error("time_control", str(exc)) from None
+    return TournamentConfig(
+        name=top.string("name", _REQUIRED),
+        game=top.string("game", _REQUIRED),
+        variant=top.string("variant", None),
+        knobs=dict(knobs),
+        table_size=table_size,
+        format=fmt,
+        candidates=candidates,
+        deals=top.integer("deals", 1, minimum=1),
+        time_control=time_control,
+        strikes=top.integer("strikes", 3, minimum=1),
+        seed=top.integer("seed", 0, minimum=0),
+        concurrency=top.integer("concurrency", 0, minimum=0),
+        trusted=top.boolean("trusted", False),
+        bots=bots,
+    )
+
+
+def _read_bots(top: _Reader, base: Path) -> tuple[BotEntry, ...]:
+    entries = top._get("bots", list, "an array of tables ([[bots]])", _REQUIRED)
+    bots: list[BotEntry] = []
+    for i, item in enumerate(entries):
+        if not isinstance(item, dict):
+            raise top.error(f"bots[{i}]", f"expected a table, got {item!r}")
+        reader = _Reader(top.source, item, prefix=f"bots[{i}].")
+        reader.reject_unknown(_BOT_KEYS)
+        env = reader.table("env")
+        for key, value in env.items():
+            if not isinstance(value, str):
+                raise reader.error(f"env.{key}", f"expected a string, got {value!r}")
+        command = reader.strings("command", _REQUIRED)
+        if not command:
+            raise reader.error("command", "must name a program")
+        workdir = base / reader.string("workdir", ".")
+        bots.append(
+            BotEntry(
+                name=reader.string("name", _REQUIRED),
+                command=command,
+                workdir=str(workdir.resolve()),
+                env=dict(env),
+                version=reader.string("version", ""),
+            )
+        )
+    names = [b.name for b in bots]
+    for name in names:
+        if names.count(name) > 1:
+            raise top.error("bots", f"bot name {name!r} appears more than once")
+    return tuple(bots)
+
+
+def _check_field(
+    top: _Reader, fmt: Format, bots: Sequence[BotEntry], candidates: Sequence[str], table_size: int
+) -> None:
+    names = {b.name for b in bots}
+    if fmt is Format.ROUND_ROBIN:
+        if candidates:
+            raise top.error("candidates", "only a gauntlet has candidates")
+        if table_size > len(bots):
+            raise top.error(
+                "table_size", f"{table_size} is larger than the field of {len(bots)} bots"
+            )
+        return
+    if not candidates:
+        raise top.error("candidates", "a gauntlet needs at least one candidate")
+    for name in candidates:
+        if name not in names:
+            raise top.error("candidates", f"{name!r} is not one of the bots")
+    pool = len(names - set(candidates))
+    if table_size - 1 > pool:
+        raise top.error(
+            "table_size",
+            f"{table_size} needs a pool of {table_size - 1} bots besides the candidate, "
+            f"but the pool has {pool}",
+        )

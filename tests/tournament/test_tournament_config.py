@@ -1,0 +1,99 @@
+"""Tournament configs: valid files load; bad ones are rejected naming the file, key and problem."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from arena.tournament import TournamentError
+from arena.tournament.config import Format, config_from_plain, load_config
+
+GOOD = """
+name = "night"
+game = "wongar"
+table_size = 3
+deals = 2
+time_control = "10+0.5/2"
+seed = 7
+
+[[bots]]
+name = "a"
+command = ["python", "-m", "bots.random"]
+[[bots]]
+name = "b"
+command = ["python", "-m", "bots.random"]
+workdir = "sub"
+env = { SPEED = "fast" }
+version = "2"
+[[bots]]
+name = "c"
+command = ["python", "-m", "bots.random"]
+[[bots]]
+name = "d"
+command = ["python", "-m", "bots.random"]
+"""
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "league.toml"
+    path.write_text(text)
+    return path
+
+
+def test_good_config_loads_with_defaults_and_resolved_workdir(tmp_path: Path) -> None:
+    config = load_config(write(tmp_path, GOOD))
+    assert config.format is Format.ROUND_ROBIN
+    assert [b.name for b in config.bots] == ["a", "b", "c", "d"]
+    assert config.bot("b").workdir == str((tmp_path / "sub").resolve())
+    assert config.bot("b").env == {"SPEED": "fast"}
+    assert config.time_control.bank == 10 and config.time_control.move == 2
+    assert config.strikes == 3 and config.concurrency == 0 and not config.trusted
+
+
+def test_plain_form_round_trips(tmp_path: Path) -> None:
+    config = load_config(write(tmp_path, GOOD))
+    again = config_from_plain(config.to_plain())
+    assert again == config
+    assert again.fingerprint() == config.fingerprint()
+
+
+def test_overrides_win_and_are_validated(tmp_path: Path) -> None:
+    path = write(tmp_path, GOOD)
+    assert load_config(path, {"deals": 5, "trusted": True}).deals == 5
+    with pytest.raises(TournamentError, match=r"league.toml: deals: must be at least 1"):
+        load_config(path, {"deals": 0})
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (("seed = 7", "seed = 7\ncolour = 'red'"), r"league.toml: colour: unknown key"),
+        (("deals = 2", 'deals = "two"'), r"deals: expected a whole number, got str"),
+        (("table_size = 3", "table_size = 5"), r"table_size: 5 is larger than the field of 4"),
+        (('version = "2"', 'version = "2"\nspeed = 1'), r"bots\[1\].speed: unknown key"),
+        (('workdir = "sub"', "workdir = 3"), r"bots\[1\].workdir: expected a string, got int"),
+        (("seed = 7", "seed = 7\ntrusted = 1"), r"trusted: expected true or false, got int"),
+        (('"10+0.5/2"', '"ten minutes"'), r"time_control: .*expected BANK\+INC"),
+        (('name = "b"', 'name = "a"'), r"bot name 'a' appears more than once"),
+        (("seed = 7", "seed = 7\nformat = 'swiss'"), r"format: must be one of round-robin, gauntlet"),
+        (("seed = 7", "seed = 7\ncandidates = ['a']"), r"candidates: only a gauntlet"),
+        (("seed = 7", "seed = 7\nformat = 'gauntlet'\ncandidates = ['z']"), r"'z' is not one of"),
+        (
+            ("seed = 7", "seed = 7\nformat = 'gauntlet'\ncandidates = ['a', 'b', 'c']"),
+            r"table_size: 3 needs a pool of 2 bots besides the candidate, but the pool has 1",
+        ),
+    ],
+)
+def test_bad_config_names_the_problem(tmp_path: Path, change: tuple[str, str], message: str) -> None:
+    old, new = change
+    assert old in GOOD
+    with pytest.raises(TournamentError, match=message):
+        load_config(write(tmp_path, GOOD.replace(old, new, 1)))
+
+
+def test_missing_file_and_bad_toml(tmp_path: Path) -> None:
+    with pytest.raises(TournamentError, match="no such config file"):
+        load_config(tmp_path / "absent.toml")
+    with pytest.raises(TournamentError, match="not valid TOML"):
+        load_config(write(tmp_path, "name = "))
