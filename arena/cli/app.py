@@ -9,6 +9,7 @@ import typer
 
 from arena import __version__
 from arena.cli.games import games_command
+from arena.cli.tournament import tournament_app
 
 app = typer.Typer(
     name="arena",
@@ -41,6 +42,7 @@ def root(
 
 
 app.command("games")(games_command)
+app.add_typer(tournament_app, name="tournament")
 
 
 def main() -> None:
