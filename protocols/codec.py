@@ -1,0 +1,291 @@
+"""One frame ↔ one typed message, with hard limits checked before anything is built.
+
+:func:`encode` turns a message into a msgpack frame; :func:`decode` turns a frame into a message or
+raises :class:`ProtocolError` saying what is wrong. Limits (frame size, nesting depth, container
+and string lengths) are enforced by a header scan before unpacking, so a hostile frame costs at
+most one pass over its bytes and never a large allocation.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import msgpack
+
+from engine.core import Wire, WireMap
+from protocols.errors import ProtocolError
+from protocols.messages import (
+    TYPE_NAMES,
+    Act,
+    Action,
+    Bye,
+    ClockMs,
+    End,
+    Error,
+    Hello,
+    Message,
+    Ping,
+    Pong,
+    Start,
+    Welcome,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """Hard limits on one frame: bytes, nesting depth, items per container, bytes per string.
+
+    ``max_depth=None`` skips the header scan and keeps only msgpack's own nesting bound (1024
+    levels, enforced in C): for frames from a trusted peer, where a scan would only cost time.
+    """
+
+    max_frame: int = 1 << 20
+    max_depth: int | None = 32
+    max_items: int = 1 << 16
+    max_string: int = 1 << 16
+
+
+#: For bytes from an untrusted peer: what the referee applies to every bot's frame.
+DEFAULT_LIMITS = Limits()
+#: For frames from the referee a bot chose to connect to: the same sizes, no depth scan.
+TRUSTED_LIMITS = Limits(max_depth=None)
+
+_U8 = struct.Struct(">B")
+_U16 = struct.Struct(">H")
+_U32 = struct.Struct(">I")
+# Fixed-size scalars: first byte → bytes after it.
+_SCALAR_TAIL = {0xC0: 0, 0xC2: 0, 0xC3: 0, 0xCA: 4, 0xCB: 8, 0xCC: 1, 0xCD: 2, 0xCE: 4, 0xCF: 8,
+                0xD0: 1, 0xD1: 2, 0xD2: 4, 0xD3: 8}
+# Strings and binaries with an explicit length: first byte → (length struct).
+_SIZED = {0xC4: _U8, 0xC5: _U16, 0xC6: _U32, 0xD9: _U8, 0xDA: _U16, 0xDB: _U32}
+# Containers with an explicit count: first byte → (count struct, items per count).
+_CONTAINERS = {0xDC: (_U16, 1), 0xDD: (_U32, 1), 0xDE: (_U16, 2), 0xDF: (_U32, 2)}
+
+
+def check_limits(frame: bytes, limits: Limits = DEFAULT_LIMITS) -> None:
+    """Raise :class:`ProtocolError` unless ``frame`` is exactly one msgpack value within ``limits``.
+
+    Only headers are read: no value is built. Extension types are refused (the protocol has none).
+    """
+    size = len(frame)
+    if size > limits.max_frame:
+        raise ProtocolError(f"frame of {size} bytes exceeds the limit of {limits.max_frame}")
+    max_depth = 1024 if limits.max_depth is None else limits.max_depth
+    pos = 0
+    pending = [1]  # values still expected at each open nesting level
+    while pending:
+        if pos >= size:
+            raise ProtocolError("frame ends in the middle of a value")
+        first = frame[pos]
+        pos += 1
+        count = 0
+        if first <= 0x7F or first >= 0xE0:
+            pass
+        elif first <= 0x8F:
+            count = 2 * (first & 0x0F)
+        elif first <= 0x9F:
+            count = first & 0x0F
+        elif first <= 0xBF:
+            pos += _string(first & 0x1F, limits)
+        elif first in _SCALAR_TAIL:
+            pos += _SCALAR_TAIL[first]
+        elif first in _SIZED:
+            shape = _SIZED[first]
+            pos += shape.size + _string(_read(frame, pos, shape), limits)
+        elif first in _CONTAINERS:
+            shape, per = _CONTAINERS[first]
+            items = _read(frame, pos, shape)
+            pos += shape.size
+            if items > limits.max_items:
+                raise ProtocolError(
+                    f"container of {items} items exceeds the limit of {limits.max_items}"
+                )
+            count = per * items
+        else:
+            raise ProtocolError(f"byte 0x{first:02x} at offset {pos - 1} is not allowed")
+        pending[-1] -= 1
+        if count:
+            pending.append(count)
+            if len(pending) - 1 > max_depth:
+                raise ProtocolError(f"nesting deeper than the limit of {max_depth}")
+        while pending and pending[-1] == 0:
+            pending.pop()
+    if pos != size:
+        raise ProtocolError(f"{size - pos} bytes after the end of the message")
+
+
+def _string(length: int, limits: Limits) -> int:
+    if length > limits.max_string:
+        raise ProtocolError(f"string of {length} bytes exceeds the limit of {limits.max_string}")
+    return length
+
+
+def _read(frame: bytes, pos: int, shape: struct.Struct) -> int:
+    if pos + shape.size > len(frame):
+        raise ProtocolError("frame ends in the middle of a header")
+    value: int = shape.unpack_from(frame, pos)[0]
+    return value
+
+
+def encode(message: Message) -> bytes:
+    """The msgpack frame of ``message`` (a map with ``type`` first)."""
+    body: dict[str, Any] = {"type": TYPE_NAMES[type(message)]}
+    body.update(_ENCODERS[type(message)](message))
+    frame: bytes = msgpack.packb(body, use_bin_type=True)
+    return frame
+
+
+def decode(frame: bytes, limits: Limits = DEFAULT_LIMITS) -> Message:
+    """The message in ``frame``; raises :class:`ProtocolError` for anything malformed.
+
+    Unknown fields are ignored (so a newer peer may add fields); missing or mistyped ones are not.
+    """
+    if limits.max_depth is None:
+        if len(frame) > limits.max_frame:
+            raise ProtocolError(f"frame of {len(frame)} bytes exceeds the limit of {limits.max_frame}")
+    else:
+        check_limits(frame, limits)
+    try:
+        body = msgpack.unpackb(
+            frame,
+            raw=False,
+            strict_map_key=True,
+            max_str_len=limits.max_string,
+            max_bin_len=limits.max_string,
+            max_array_len=limits.max_items,
+            max_map_len=limits.max_items,
+            max_ext_len=0,
+        )
+    except (ValueError, TypeError, msgpack.UnpackException) as exc:
+        raise ProtocolError(f"not valid msgpack: {exc}") from None
+    if not isinstance(body, dict):
+        raise ProtocolError(f"a message must be a map, not {type(body).__name__}")
+    kind = body.get("type")
+    if not isinstance(kind, str) or kind not in _DECODERS:
+        known = ", ".join(sorted(_DECODERS))
+        raise ProtocolError(f"unknown message type {kind!r}; types: {known}")
+    return _DECODERS[kind](_Fields(kind, body))
+
+
+class _Fields:
+    """Typed access to one message's fields, with errors naming the message and field."""
+
+    __slots__ = ("_kind", "_body")
+
+    def __init__(self, kind: str, body: dict[str, Any]) -> None:
+        self._kind = kind
+        self._body = body
+
+    def _fail(self, name: str, wanted: str) -> ProtocolError:
+        if name not in self._body:
+            return ProtocolError(f"{self._kind}: missing field {name!r} ({wanted})")
+        got = type(self._body[name]).__name__
+        return ProtocolError(f"{self._kind}: field {name!r} must be {wanted}, not {got}")
+
+    def integer(self, name: str) -> int:
+        value = self._body.get(name)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self._fail(name, "an integer")
+        return value
+
+    def opt_integer(self, name: str) -> int | None:
+        return None if self._body.get(name) is None else self.integer(name)
+
+    def text(self, name: str, default: str | None = None) -> str:
+        value = self._body.get(name, default)
+        if not isinstance(value, str):
+            raise self._fail(name, "a string")
+        return value
+
+    def mapping(self, name: str) -> WireMap:
+        value = self._body.get(name)
+        if not isinstance(value, dict):
+            raise self._fail(name, "a map")
+        return value
+
+    def opt_mapping(self, name: str) -> WireMap | None:
+        return None if self._body.get(name) is None else self.mapping(name)
+
+    def array(self, name: str) -> list[Wire]:
+        value = self._body.get(name)
+        if not isinstance(value, list):
+            raise self._fail(name, "an array")
+        return value
+
+    def integers(self, name: str) -> tuple[int, ...]:
+        values = self.array(name)
+        if not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+            raise self._fail(name, "an array of integers")
+        return tuple(values)  # type: ignore[arg-type]
+
+    def clock(self, name: str) -> ClockMs:
+        inner = _Fields(f"{self._kind}.{name}", self.mapping(name))
+        return ClockMs(inner.integer("move_ms"), inner.integer("bank_ms"), inner.integer("increment_ms"))
+
+
+def _clock(clock: ClockMs) -> dict[str, int]:
+    return {"move_ms": clock.move_ms, "bank_ms": clock.bank_ms, "increment_ms": clock.increment_ms}
+
+
+def _encode_action(m: Action) -> dict[str, Any]:
+    body: dict[str, Any] = {"seq": m.seq, "action": m.action}
+    if m.seat is not None:
+        body["seat"] = m.seat
+    if m.info is not None:
+        body["info"] = m.info
+    return body
+
+
+def _encode_error(m: Error) -> dict[str, Any]:
+    return {"message": m.message} if m.seq is None else {"message": m.message, "seq": m.seq}
+
+
+_ENCODERS: dict[type[Message], Callable[[Any], Mapping[str, Any]]] = {
+    Hello: lambda m: {"protocol": m.protocol, "name": m.name, "version": m.version, "token": m.token},
+    Welcome: lambda m: {"protocol": m.protocol, "server": m.server},
+    Start: lambda m: {
+        "match": m.match, "game": m.game, "version": m.version, "variant": m.variant,
+        "knobs": m.knobs, "seat": m.seat, "players": m.players, "seed": m.seed,
+        "actions": m.actions, "clock": _clock(m.clock), "grace_ms": m.grace_ms,
+    },
+    Act: lambda m: {
+        "seq": m.seq, "seat": m.seat, "ply": m.ply, "observation": m.observation,
+        "legal": list(m.legal), "events": m.events, "clock": _clock(m.clock),
+    },
+    Action: _encode_action,
+    End: lambda m: {
+        "match": m.match, "seat": m.seat, "scores": list(m.scores), "ranks": list(m.ranks),
+        "forfeited": list(m.forfeited), "events": m.events,
+    },
+    Ping: lambda m: {"seq": m.seq},
+    Pong: lambda m: {"seq": m.seq},
+    Bye: lambda m: {"reason": m.reason},
+    Error: _encode_error,
+}
+
+_DECODERS: dict[str, Callable[[_Fields], Message]] = {
+    "hello": lambda f: Hello(f.integer("protocol"), f.text("name"), f.text("version"), f.text("token")),
+    "welcome": lambda f: Welcome(f.integer("protocol"), f.text("server")),
+    "start": lambda f: Start(
+        f.text("match"), f.text("game"), f.integer("version"), f.text("variant"), f.mapping("knobs"),
+        f.integer("seat"), f.integer("players"), f.integer("seed"), f.array("actions"), f.clock("clock"),
+        f.integer("grace_ms"),
+    ),
+    "act": lambda f: Act(
+        f.integer("seq"), f.integer("seat"), f.integer("ply"), f.mapping("observation"), f.integers("legal"),
+        f.array("events"), f.clock("clock"),
+    ),
+    "action": lambda f: Action(f.integer("seq"), f.integer("action"), f.opt_integer("seat"), f.opt_mapping("info")),
+    "end": lambda f: End(
+        f.text("match"), f.integer("seat"), f.integers("scores"), f.integers("ranks"), f.integers("forfeited"),
+        f.array("events"),
+    ),
+    "ping": lambda f: Ping(f.integer("seq")),
+    "pong": lambda f: Pong(f.integer("seq")),
+    "bye": lambda f: Bye(f.text("reason", "")),
+    "error": lambda f: Error(f.text("message"), f.opt_integer("seq")),
+}
+

@@ -1,0 +1,147 @@
+"""Every message of the protocol as a frozen dataclass (see ``protocols/SPEC.md``).
+
+Times on the wire are whole milliseconds; :class:`ClockMs` carries them unconverted.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TypeAlias
+
+from engine.core import Wire, WireMap
+
+#: The protocol version this package speaks; ``hello`` and ``welcome`` carry it.
+PROTOCOL_VERSION = 1
+
+
+@dataclass(frozen=True, slots=True)
+class ClockMs:
+    """A seat's clock in milliseconds.
+
+    ``move_ms``: time per decision that never comes out of the bank; ``bank_ms``: the bank that
+    pays for any time beyond ``move_ms``; ``increment_ms``: added to the bank after every decision.
+    In ``start`` ``bank_ms`` is the initial bank; in ``act`` it is what remains.
+    """
+
+    move_ms: int
+    bank_ms: int
+    increment_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class Hello:
+    """Bot → referee, first message: who the bot is and the token it was given."""
+
+    protocol: int
+    name: str
+    version: str
+    token: str
+
+
+@dataclass(frozen=True, slots=True)
+class Welcome:
+    """Referee → bot: the handshake succeeded; ``server`` names the referee software."""
+
+    protocol: int
+    server: str
+
+
+@dataclass(frozen=True, slots=True)
+class Start:
+    """Referee → bot: a match begins; the bot plays ``seat``. No reply."""
+
+    match: str
+    game: str
+    version: int
+    variant: str
+    knobs: WireMap
+    seat: int
+    players: int
+    seed: int
+    actions: list[Wire]
+    clock: ClockMs
+    grace_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class Act:
+    """Referee → bot: decide now; answer with :class:`Action` carrying the same ``seq``."""
+
+    seq: int
+    seat: int
+    ply: int
+    observation: WireMap
+    legal: tuple[int, ...]
+    events: list[Wire]
+    clock: ClockMs
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """Bot → referee: the chosen action id for the ``act`` numbered ``seq``.
+
+    ``seat``, when given, must be the seat of that ``act``; ``info`` is free-form and logged.
+    """
+
+    seq: int
+    action: int
+    seat: int | None = None
+    info: WireMap | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class End:
+    """Referee → bot: the match is over. No reply; the bot waits for the next ``start`` or ``bye``."""
+
+    match: str
+    seat: int
+    scores: tuple[int, ...]
+    ranks: tuple[int, ...]
+    forfeited: tuple[int, ...]
+    events: list[Wire]
+
+
+@dataclass(frozen=True, slots=True)
+class Ping:
+    """Referee → bot: answer with :class:`Pong` carrying the same ``seq``."""
+
+    seq: int
+
+
+@dataclass(frozen=True, slots=True)
+class Pong:
+    """Bot → referee: the answer to :class:`Ping`."""
+
+    seq: int
+
+
+@dataclass(frozen=True, slots=True)
+class Bye:
+    """Referee → bot: close the connection and exit with status 0."""
+
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Error:
+    """Either way: something was refused or cannot be done; ``seq`` names the request, if any."""
+
+    message: str
+    seq: int | None = None
+
+
+Message: TypeAlias = Hello | Welcome | Start | Act | Action | End | Ping | Pong | Bye | Error
+
+#: The ``type`` field of each message class.
+TYPE_NAMES: dict[type[Message], str] = {
+    Hello: "hello",
+    Welcome: "welcome",
+    Start: "start",
+    Act: "act",
+    Action: "action",
+    End: "end",
+    Ping: "ping",
+    Pong: "pong",
+    Bye: "bye",
+    Error: "error",
+}

@@ -1,0 +1,188 @@
+"""The Python bot SDK: write ``choose(observation, legal, clock) -> action`` and call :func:`run`.
+
+:func:`run` connects to the referee (endpoint and token from ``--endpoint``/``--token`` or the
+``ARENA_ENDPOINT``/``ARENA_TOKEN`` environment variables; CURVE when ``ARENA_SERVER_KEY`` or
+``--server-key`` gives the referee's public key), says hello, then plays every match it is sent,
+answers pings, and returns 0 on ``bye``. Example::
+
+    import random
+    from protocols.sdk import run
+
+    def choose(observation, legal, clock):
+        return random.choice(legal)
+
+    raise SystemExit(run(choose, name="my-bot"))
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import zmq
+
+from engine.core import WireMap
+from protocols.codec import TRUSTED_LIMITS, decode, encode
+from protocols.errors import ProtocolError
+from protocols.messages import (
+    PROTOCOL_VERSION,
+    Act,
+    Action,
+    Bye,
+    ClockMs,
+    End,
+    Error,
+    Hello,
+    Message,
+    Ping,
+    Pong,
+    Start,
+    Welcome,
+)
+from protocols.transport import ENV_ENDPOINT, ENV_SERVER_KEY, ENV_TOKEN
+
+
+@dataclass(frozen=True, slots=True)
+class Clock:
+    """A seat's clock for one decision, in seconds.
+
+    The reply must arrive within ``move + bank`` seconds of the ``act`` being sent (the referee adds a
+    small grace margin for the transport); time beyond ``move`` comes out of ``bank``, and
+    ``increment`` is added to the bank after every decision.
+    """
+
+    move: float
+    bank: float
+    increment: float
+
+    @property
+    def budget(self) -> float:
+        """Seconds this decision may take."""
+        return self.move + self.bank
+
+    @classmethod
+    def from_wire(cls, clock: ClockMs) -> Clock:
+        """Convert the wire's milliseconds."""
+        return cls(clock.move_ms / 1000, clock.bank_ms / 1000, clock.increment_ms / 1000)
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """An action with free-form ``info`` (evaluation, nodes searched...) for the match record."""
+
+    action: int
+    info: WireMap | None = None
+
+
+ChooseFn = Callable[[WireMap, tuple[int, ...], Clock], "int | Choice"]
+StartHook = Callable[[Start], None]
+EndHook = Callable[[End], None]
+
+
+class BotExit(Exception):
+    """The bot cannot go on: bad arguments, a refused handshake, or a referee that never answered."""
+
+
+def run(
+    choose: ChooseFn,
+    *,
+    name: str,
+    version: str = "0",
+    on_start: StartHook | None = None,
+    on_end: EndHook | None = None,
+    argv: Sequence[str] | None = None,
+    handshake_timeout: float = 30.0,
+) -> int:
+    """Play until the referee says ``bye``; the process exit status (0 on ``bye``, 2 bad setup, 1 refused).
+
+    ``choose`` gets the seat's observation, the ascending legal ids and its :class:`Clock`, and
+    returns an id from ``legal`` (or a :class:`Choice`). ``on_start`` sees each ``start`` (game,
+    seat, seed, action table, time control) and ``on_end`` each ``end``. Exceptions from these
+    functions are not caught: the process dies and the referee records a crash.
+    """
+    try:
+        endpoint, token, server_key = _settings(argv)
+    except BotExit as exc:
+        print(f"{name}: {exc}", file=sys.stderr)
+        return 2
+    context = zmq.Context()
+    socket = context.socket(zmq.DEALER)
+    try:
+        socket.setsockopt(zmq.LINGER, 0)
+        if server_key:
+            public, secret = zmq.curve_keypair()
+            socket.curve_serverkey = server_key.encode()
+            socket.curve_publickey = public
+            socket.curve_secretkey = secret
+        socket.connect(endpoint)
+        _handshake(socket, Hello(PROTOCOL_VERSION, name, version, token), handshake_timeout)
+        _serve(socket, choose, on_start, on_end)
+        return 0
+    except BotExit as exc:
+        print(f"{name}: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        socket.close(linger=0)
+        context.term()
+
+
+def _settings(argv: Sequence[str] | None) -> tuple[str, str, str]:
+    parser = argparse.ArgumentParser(description="A bot for the arena protocol.")
+    parser.add_argument("--endpoint", default=os.environ.get(ENV_ENDPOINT))
+    parser.add_argument("--token", default=os.environ.get(ENV_TOKEN))
+    parser.add_argument("--server-key", default=os.environ.get(ENV_SERVER_KEY, ""))
+    args, _unknown = parser.parse_known_args(argv)
+    if not args.endpoint:
+        raise BotExit(f"no referee endpoint: pass --endpoint or set {ENV_ENDPOINT}")
+    if not args.token:
+        raise BotExit(f"no token: pass --token or set {ENV_TOKEN}")
+    return str(args.endpoint), str(args.token), str(args.server_key)
+
+
+def _handshake(socket: zmq.Socket[bytes], hello: Hello, timeout: float) -> None:
+    socket.send(encode(hello))
+    if not socket.poll(int(timeout * 1000), zmq.POLLIN):
+        raise BotExit(f"no welcome from the referee within {timeout:g} s")
+    reply = _receive(socket)
+    if isinstance(reply, Error):
+        raise BotExit(f"refused by the referee: {reply.message}")
+    if not isinstance(reply, Welcome):
+        raise BotExit(f"expected welcome, got {reply!r}")
+
+
+def _serve(
+    socket: zmq.Socket[bytes], choose: ChooseFn, on_start: StartHook | None, on_end: EndHook | None
+) -> None:
+    while True:
+        try:
+            message = _receive(socket)
+        except BotExit as exc:
+            print(f"ignored: {exc}", file=sys.stderr)
+            continue
+        if isinstance(message, Act):
+            chosen = choose(message.observation, message.legal, Clock.from_wire(message.clock))
+            reply = chosen if isinstance(chosen, Choice) else Choice(chosen)
+            socket.send(encode(Action(message.seq, reply.action, message.seat, reply.info)))
+        elif isinstance(message, Ping):
+            socket.send(encode(Pong(message.seq)))
+        elif isinstance(message, Start):
+            if on_start is not None:
+                on_start(message)
+        elif isinstance(message, End):
+            if on_end is not None:
+                on_end(message)
+        elif isinstance(message, Bye):
+            return
+        else:
+            print(f"ignored an unexpected {type(message).__name__}", file=sys.stderr)
+
+
+def _receive(socket: zmq.Socket[bytes]) -> Message:
+    frame = socket.recv()
+    try:
+        return decode(frame, TRUSTED_LIMITS)
+    except ProtocolError as exc:
+        raise BotExit(f"malformed message from the referee: {exc}") from None

@@ -1,0 +1,276 @@
+"""The referee's side of the wire: one ROUTER socket, bots known by token.
+
+A :class:`Hub` binds a ROUTER socket (``ipc://`` in a private temporary directory by default, or any
+``tcp://`` endpoint for remote bots, optionally CURVE-encrypted). The caller announces each bot it
+expects with :meth:`Hub.expect`, which returns a :class:`Peer` holding a fresh token; the hub answers
+``hello`` itself (``welcome``, or ``error`` for a wrong token or version) and hands every later
+message to the caller tagged with its peer. A hub belongs to one thread (ZeroMQ sockets are not
+thread-safe); run one hub per thread to play matches in parallel.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import secrets
+import shutil
+import tempfile
+import time
+from dataclasses import dataclass, field
+
+import zmq
+
+from protocols.codec import DEFAULT_LIMITS, Limits, decode, encode
+from protocols.errors import PeerGone, ProtocolError
+from protocols.messages import PROTOCOL_VERSION, Error, Hello, Message, Ping, Pong, Welcome
+
+log = logging.getLogger(__name__)
+
+#: Environment variables a started bot reads (see SPEC.md, "Transport").
+ENV_ENDPOINT = "ARENA_ENDPOINT"
+ENV_TOKEN = "ARENA_TOKEN"
+ENV_SERVER_KEY = "ARENA_SERVER_KEY"
+
+
+@dataclass(frozen=True, slots=True)
+class CurveKeys:
+    """A CURVE key pair, Z85-encoded (40 bytes each), as ``zmq.curve_keypair()`` makes them."""
+
+    public: bytes
+    secret: bytes
+
+    @classmethod
+    def generate(cls) -> CurveKeys:
+        """A fresh key pair; raises :class:`ProtocolError` if libzmq lacks CURVE support."""
+        if not zmq.has("curve"):
+            raise ProtocolError("this libzmq was built without CURVE support")
+        public, secret = zmq.curve_keypair()
+        return cls(public, secret)
+
+
+@dataclass(eq=False)
+class Peer:
+    """One expected bot: its token, a label for logs, and what its ``hello`` said once connected."""
+
+    token: str
+    label: str
+    identity: bytes | None = None
+    name: str = ""
+    version: str = ""
+    lost: bool = False
+    connected_at: float = field(default=0.0, repr=False)
+
+    @property
+    def connected(self) -> bool:
+        """Whether the bot completed the handshake and has not been lost since."""
+        return self.identity is not None and not self.lost
+
+
+@dataclass(frozen=True, slots=True)
+class Incoming:
+    """One frame from a connected peer: the decoded ``message``, or the ``error`` that decoding raised."""
+
+    peer: Peer
+    message: Message | None
+    error: ProtocolError | None = None
+
+
+class Hub:
+    """A bound ROUTER socket and the peers allowed to talk to it. A context manager; close is idempotent."""
+
+    def __init__(
+        self,
+        endpoint: str | None = None,
+        *,
+        curve: CurveKeys | None = None,
+        limits: Limits = DEFAULT_LIMITS,
+        server: str = "arena",
+    ) -> None:
+        self._limits = limits
+        self._server = server
+        self._peers_by_token: dict[str, Peer] = {}
+        self._peers_by_identity: dict[bytes, Peer] = {}
+        self._seq = 0
+        self._tmpdir: str | None = None
+        self.curve_public: bytes | None = curve.public if curve else None
+        self._context = zmq.Context()
+        self._socket = self._context.socket(zmq.ROUTER)
+        try:
+            self._socket.setsockopt(zmq.LINGER, 0)
+            self._socket.setsockopt(zmq.ROUTER_MANDATORY, 1)
+            # Far beyond the codec's limit (so an oversized frame is reported as malformed), but
+            # bounded so a hostile peer cannot make the socket allocate without limit.
+            self._socket.setsockopt(zmq.MAXMSGSIZE, 4 * limits.max_frame)
+            if curve is not None:
+                self._socket.curve_secretkey = curve.secret
+                self._socket.curve_publickey = curve.public
+                self._socket.curve_server = True
+            if endpoint is None:
+                self._tmpdir = tempfile.mkdtemp(prefix="arena-hub-")
+                endpoint = f"ipc://{os.path.join(self._tmpdir, 'hub.sock')}"
+            self._socket.bind(endpoint)
+            self.endpoint: str = self._socket.getsockopt_string(zmq.LAST_ENDPOINT)
+        except zmq.ZMQError as exc:
+            self.close()
+            raise ProtocolError(f"cannot bind {endpoint}: {exc}") from None
+        self._closed = False
+        log.debug("hub bound at %s", self.endpoint)
+
+    def __enter__(self) -> Hub:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Close the socket and remove the ipc directory. Safe to call more than once."""
+        if getattr(self, "_closed", False):
+            return
+        self._closed = True
+        self._socket.close(linger=0)
+        self._context.term()
+        if self._tmpdir is not None:
+            shutil.rmtree(self._tmpdir, ignore_errors=True)
+
+    def expect(self, label: str, token: str | None = None) -> Peer:
+        """Allow one bot to connect with ``token`` (a fresh random one by default)."""
+        token = token or secrets.token_hex(16)
+        if token in self._peers_by_token:
+            raise ValueError(f"token for {label!r} is already expected")
+        peer = Peer(token, label)
+        self._peers_by_token[token] = peer
+        return peer
+
+    def forget(self, peer: Peer) -> None:
+        """Stop accepting anything from ``peer``; its token may be expected again."""
+        self._peers_by_token.pop(peer.token, None)
+        if peer.identity is not None:
+            self._peers_by_identity.pop(peer.identity, None)
+        peer.lost = True
+
+    def next_seq(self) -> int:
+        """A sequence number never used before on this hub."""
+        self._seq += 1
+        return self._seq
+
+    def send(self, peer: Peer, message: Message) -> None:
+        """Send ``message`` to a connected peer; raises :class:`PeerGone` if it cannot be routed."""
+        if peer.identity is None or peer.lost:
+            raise PeerGone(f"{peer.label} is not connected")
+        frame = encode(message)
+        try:
+            self._socket.send_multipart([peer.identity, frame], flags=zmq.NOBLOCK)
+        except zmq.ZMQError as exc:
+            peer.lost = True
+            raise PeerGone(f"{peer.label}: cannot send ({exc})") from None
+        log.debug("→ %s %r", peer.label, message)
+
+    def receive(self, timeout: float) -> Incoming | None:
+        """The next frame from a connected peer within ``timeout`` seconds, or ``None``.
+
+        Handshakes, frames from unknown senders and refused tokens are handled (and logged) here and
+        never returned.
+        """
+        deadline = time.monotonic() + timeout
+        while True:
+            remaining = deadline - time.monotonic()
+            if not self._socket.poll(max(0, int(remaining * 1000 + 0.999)), zmq.POLLIN):
+                return None
+            parts = self._socket.recv_multipart()
+            incoming = self._accept(parts)
+            if incoming is not None:
+                return incoming
+            if time.monotonic() >= deadline:
+                return None
+
+    def wait_connected(self, peers: list[Peer], timeout: float) -> list[Peer]:
+        """Wait until every peer has said hello or ``timeout`` seconds pass; the ones still missing.
+
+        Anything else arriving meanwhile is logged and dropped.
+        """
+        deadline = time.monotonic() + timeout
+        while True:
+            missing = [p for p in peers if not p.connected]
+            remaining = deadline - time.monotonic()
+            if not missing or remaining <= 0:
+                return missing
+            incoming = self.receive(remaining)
+            if incoming is not None:
+                log.info("%s: dropped %r while waiting for handshakes", incoming.peer.label, incoming.message)
+
+    def ping(self, peer: Peer, timeout: float) -> float | None:
+        """Round-trip seconds of a ``ping`` to ``peer``, or ``None`` without a ``pong`` in time."""
+        seq = self.next_seq()
+        start = time.monotonic()
+        try:
+            self.send(peer, Ping(seq))
+        except PeerGone:
+            return None
+        deadline = start + timeout
+        while (remaining := deadline - time.monotonic()) > 0:
+            incoming = self.receive(remaining)
+            if incoming is None:
+                break
+            if incoming.peer is peer and incoming.message == Pong(seq):
+                return time.monotonic() - start
+            log.info("%s: dropped %r while waiting for pong", incoming.peer.label, incoming.message)
+        return None
+
+    def _accept(self, parts: list[bytes]) -> Incoming | None:
+        identity = parts[0]
+        peer = self._peers_by_identity.get(identity)
+        if len(parts) != 2:
+            error = ProtocolError(f"expected one frame per message, got {len(parts) - 1}")
+            if peer is None:
+                log.warning("unknown sender: %s", error)
+                return None
+            return Incoming(peer, None, error)
+        frame = parts[1]
+        try:
+            message = decode(frame, self._limits)
+        except ProtocolError as exc:
+            if peer is None:
+                log.warning("unknown sender sent a malformed frame: %s", exc)
+                return None
+            log.debug("← %s malformed: %s", peer.label, exc)
+            return Incoming(peer, None, exc)
+        if peer is None:
+            if isinstance(message, Hello):
+                self._handshake(identity, message)
+            else:
+                log.warning("refused %s from a sender that has not said hello", type(message).__name__)
+            return None
+        if isinstance(message, Hello):
+            log.warning("%s: refused a second hello", peer.label)
+            return None
+        log.debug("← %s %r", peer.label, message)
+        return Incoming(peer, message)
+
+    def _handshake(self, identity: bytes, hello: Hello) -> None:
+        peer = self._peers_by_token.get(hello.token)
+        if peer is None:
+            self._refuse(identity, f"unknown token from bot {hello.name!r}")
+        elif peer.identity is not None:
+            self._refuse(identity, f"token of {peer.label} is already connected")
+        elif hello.protocol != PROTOCOL_VERSION:
+            self._refuse(
+                identity,
+                f"protocol version {hello.protocol} is not supported; this referee speaks {PROTOCOL_VERSION}",
+            )
+        else:
+            peer.identity = identity
+            peer.name, peer.version = hello.name, hello.version
+            peer.connected_at = time.monotonic()
+            self._peers_by_identity[identity] = peer
+            self._raw_send(identity, Welcome(PROTOCOL_VERSION, self._server))
+            log.info("%s connected as %s %s", peer.label, hello.name, hello.version)
+
+    def _refuse(self, identity: bytes, reason: str) -> None:
+        log.warning("refused a hello: %s", reason)
+        self._raw_send(identity, Error(reason))
+
+    def _raw_send(self, identity: bytes, message: Message) -> None:
+        try:
+            self._socket.send_multipart([identity, encode(message)], flags=zmq.NOBLOCK)
+        except zmq.ZMQError as exc:
+            log.warning("could not answer a hello: %s", exc)
