@@ -1,0 +1,45 @@
+"""The Waroong Wars game object: metadata, variants, knobs, action table and the state factory."""
+
+from __future__ import annotations
+
+from engine.core import ActionTable, Game, Knob, MatchConfig, Variant, choice_knob
+
+from .actions import action_table
+from .cards import MENU_LISTS
+from .rules import FIVE_STARS, KEEP_ALWAYS, KEEP_IF_NO_COOK, STREET_VENDOR, rules_of
+from .state import WaroongState
+
+
+class WaroongGame(Game):
+    """Waroong Wars for 3-5 players: Five Stars (with customer cards) and Street Vendor (without)."""
+
+    name = "waroong"
+    version = 1
+    title = "Waroong Wars"
+    min_players = 3
+    max_players = 5
+    variants = (
+        Variant(FIVE_STARS, "Waroong Bintang Lima: the regular game, with the 20 customer cards."),
+        Variant(STREET_VENDOR, "Waroong Kali Lima: the basic game, without customer cards."),
+    )
+    knobs: tuple[Knob, ...] = (
+        choice_knob(
+            "menus",
+            "standard",
+            tuple(MENU_LISTS),
+            "the menu list: 'standard' is the RULINGS.md table (10 dishes, 2 copies each)",
+        ),
+        choice_knob(
+            "keep_rule",
+            KEEP_IF_NO_COOK,
+            (KEEP_IF_NO_COOK, KEEP_ALWAYS),
+            "who may keep one grocery at the end of a cooking turn: "
+            "'only-if-no-cook' (a player who cooked nothing) or 'always'",
+        ),
+    )
+
+    def action_table(self, config: MatchConfig) -> ActionTable:
+        return action_table(config.players, config.variant == FIVE_STARS)
+
+    def _new_state(self, config: MatchConfig, seed: int) -> WaroongState:
+        return WaroongState.deal(rules_of(config), config, seed)
