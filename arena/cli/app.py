@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from arena import __version__
-from arena.cli.games import games_command
+from arena.cli.results import games_app, replay_command
 from arena.cli.tournament import tournament_app
 
 app = typer.Typer(
@@ -41,7 +41,8 @@ def root(
     )
 
 
-app.command("games")(games_command)
+app.add_typer(games_app, name="games")
+app.command("replay")(replay_command)
 app.add_typer(tournament_app, name="tournament")
 
 

@@ -1,0 +1,150 @@
+"""Stored results: ``arena games list`` and ``arena replay GAME_ID``.
+
+``arena games`` alone still lists the registered games (what can be played); ``arena games list``
+lists what was played.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from arena.cli.common import console, fail, user_errors
+from arena.cli.games import games_command
+from arena.record import FaultKind
+from arena.store.db import Store, StoredGame
+from arena.tournament.replay import ReplayStep, replay_steps
+
+#: The results database when ``--db`` is not given.
+DEFAULT_DB = Path("arena.db")
+
+DbOpt = Annotated[Path, typer.Option("--db", help="The results database (SQLite).")]
+TournamentOpt = Annotated[
+    str | None, typer.Option("--tournament", "-t", help="Only this tournament.")
+]
+
+games_app = typer.Typer(help="Games: what can be played, and what was played.")
+
+
+class FaultFilter(str, enum.Enum):
+    """A fault kind to filter by, or ``any`` fault or forfeit."""
+
+    ANY = "any"
+    TIMEOUT = FaultKind.TIMEOUT.value
+    CRASH = FaultKind.CRASH.value
+    MALFORMED = FaultKind.MALFORMED.value
+    ILLEGAL = FaultKind.ILLEGAL.value
+    START = FaultKind.START.value
+
+
+@games_app.callback(invoke_without_command=True)
+def games_root(
+    ctx: typer.Context,
+    as_json: Annotated[bool, typer.Option("--json", help="Print plain JSON instead of a table.")] = False,
+) -> None:
+    """List every registered game (``arena games``), or stored games (``arena games list``)."""
+    if ctx.invoked_subcommand is None:
+        games_command(as_json)
+
+
+def open_store(db: Path, must_exist: bool = True) -> Store:
+    """Open the results database; a missing file or a bad one exits 2 with a message."""
+    if must_exist and not db.exists():
+        raise fail(f"{db}: no results database here (give --db PATH)")
+    with user_errors():
+        return Store(db)
+
+
+@games_app.command("list")
+def list_command(
+    db: DbOpt = DEFAULT_DB,
+    tournament: TournamentOpt = None,
+    bot: Annotated[str | None, typer.Option("--bot", help="Only games this bot played.")] = None,
+    fault: Annotated[
+        FaultFilter | None, typer.Option("--fault", help="Only games with this fault kind (or any).")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON lines.")] = False,
+) -> None:
+    """List stored games, oldest first: id, seats, scores, ranks and faults.
+
+    Example: arena games list --db league.db --bot random --fault timeout
+    """
+    with open_store(db) as store, user_errors():
+        kind = None if fault in (None, FaultFilter.ANY) else FaultKind(fault.value)
+        found = store.games(tournament, bot=bot, fault=kind, flagged=fault is FaultFilter.ANY)
+    if as_json:
+        for game in found:
+            print(json.dumps(_plain(game)))
+        return
+    table = Table("id", "tournament", "seed", "seats", "scores", "ranks", "faults")
+    for game in found:
+        record = game.record
+        table.add_row(
+            game.placement.game_id,
+            game.tournament,
+            str(record.seed),
+            ", ".join(record.bots),
+            " ".join(map(str, record.scores)),
+            " ".join(map(str, record.ranks)),
+            ", ".join(f"{f.seat}:{f.kind.value}" for f in record.faults) or "-",
+        )
+    console.print(table)
+    console.print(f"{len(found)} games")
+
+
+def _plain(game: StoredGame) -> dict[str, object]:
+    record = game.record
+    return {
+        "id": game.placement.game_id,
+        "tournament": game.tournament,
+        "seed": record.seed,
+        "bots": list(record.bots),
+        "scores": list(record.scores),
+        "ranks": list(record.ranks),
+        "faults": [[f.seat, f.kind.value, f.ply, f.detail] for f in record.faults],
+        "forfeited": list(record.forfeited),
+    }
+
+
+def replay_command(
+    game_id: Annotated[str, typer.Argument(help="A stored game's id (see arena games list).")],
+    db: DbOpt = DEFAULT_DB,
+    tournament: TournamentOpt = None,
+    seat: Annotated[
+        int | None, typer.Option("--seat", help="Show the game as this seat saw it.")
+    ] = None,
+    step: Annotated[
+        bool | None, typer.Option("--step/--no-step", help="Wait for Enter after each decision.")
+    ] = None,
+) -> None:
+    """Step through a stored game, rebuilt from its seed and decisions.
+
+    Omniscient by default; with --seat N only what seat N saw. Waits for Enter between decisions on
+    a terminal (--no-step prints it all).
+
+    Example: arena replay 0cc948490e87 --db league.db --seat 1
+    """
+    with open_store(db) as store, user_errors():
+        stored = store.game(game_id, tournament)
+    interactive = sys.stdin.isatty() if step is None else step
+    with user_errors():
+        for item in replay_steps(stored.record, seat):
+            _show(item)
+            if interactive and not item.final:
+                try:
+                    input("-- Enter for the next decision, Ctrl-D to stop --")
+                except EOFError:
+                    return
+
+
+def _show(item: ReplayStep) -> None:
+    console.rule(item.title, style="dim")
+    for line in item.happened:
+        console.print(f"  {line}", highlight=False)
+    console.print(item.picture, highlight=False, markup=False)
