@@ -1,0 +1,39 @@
+"""The registered Wongar game: metadata, variants, knobs, action table, state factory."""
+
+from __future__ import annotations
+
+from engine.core import ActionTable, Game, MatchConfig, State, Variant
+from engine.wongar.actions import layout
+from engine.wongar.board import board_from_knob
+from engine.wongar.knobs import KNOBS
+from engine.wongar.state import WongarState, build_table_for
+
+
+class WongarGame(Game):
+    """Wongar (Alan R. Moon and Richard Borg), 3-5 players, basic game and Game for the Initiated."""
+
+    name = "wongar"
+    version = 1
+    title = "Wongar"
+    min_players = 3
+    max_players = 5
+    variants = (
+        Variant("basic", "the basic game"),
+        Variant(
+            "initiated",
+            "the Game for the Initiated: figure cards in hand, opening placement by choice, "
+            "one Double each, ritual draws chosen from the pile, no ritual Scorpions",
+        ),
+    )
+    knobs = KNOBS
+
+    def action_table(self, config: MatchConfig) -> ActionTable:
+        """Every action of this configuration (see :mod:`engine.wongar.actions`)."""
+        board = board_from_knob(str(config.knobs["board"]))
+        lay = layout(len(board.names), config.players, config.variant == "initiated")
+        return build_table_for(lay, board)
+
+    def _new_state(self, config: MatchConfig, seed: int) -> State:
+        state = WongarState(config, seed)
+        state.begin()
+        return state

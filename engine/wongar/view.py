@@ -1,0 +1,201 @@
+"""What a seat sees: the observation map and the text picture.
+
+Observation keys (all public unless noted):
+
+* ``seat``, ``players``, ``variant``, ``round``, ``start_player``, ``to_move``, ``territories``
+  (names in board order; every per-territory list below follows it), ``neighbours`` (index lists).
+* ``pieces[t][s]``: ``[discs, cubes, cylinders]`` of seat ``s`` on territory ``t``; ``supply[s]``.
+* ``ancestor`` / ``elder``: ``{"territory", "owner"}``; ``boomerang``: this round's start player.
+* ``scores``; ``scorpion``: ``{"space", "phase", "last"}``; ``end``: ``"scorpion"``/``"stack"`` once the
+  end is triggered, else ``None``.
+* ``face_up[t]``: card name or ``None``; ``stack_sizes[t]``; ``scorpions_under[t]``: setup Scorpions
+  known to lie at the bottom of stack ``t``.
+* ``taken[s]``: ``{card name: count}`` of the territory cards in front of seat ``s``.
+* ``hand`` (private: this seat's ritual cards by name), ``hand_sizes``, ``pile_size``, ``discard``
+  (by name), ``ritual_set_aside`` (ritual Scorpions beside the board), ``out_of_game`` (by name).
+* Initiated: ``figure_cards[s]``: ``{"Ancestor": bool, "Elder": bool}`` still unplayed;
+  ``double_held[s]``; ``setup_left[s]`` (pieces per kind still to place in the opening);
+  ``territory_set_aside``; and ``pile`` (``{kind: count}``) only while this seat is choosing from it.
+* ``pending``: ``{"decision": name, "seat": s, ...}`` with context: ``piece``/``steps_left``/
+  ``territory`` for piece-card extras, ``piece``/``left`` for a Triple, ``left``/``for`` for ritual
+  choices, ``from`` for figure moves, and for ceremonies ``territory``, ``trigger``, ``active``
+  (seats still taking part), ``card``, ``mode``, ``piece``, ``left`` (pieces still to use).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.core import Wire, WireMap
+from engine.wongar.cards import KIND_NAMES, RITUAL_CARD_NAMES, TERRITORY_CARD_NAMES
+
+if TYPE_CHECKING:
+    from engine.wongar.state import WongarState
+
+_PENDING = (
+    "not_started", "setup_place", "take", "piece_extra", "triple", "choose_ritual",
+    "ancestor_move", "elder_move", "ceremony_play", "ceremony_effect", "over",
+)
+_MODES = ("remove", "move_out", "move_in")
+TRIGGER_NAMES = ("Ancestor", "Elder", "Ancestor and Elder")
+
+
+def _wire(values: list[int]) -> list[Wire]:
+    out: list[Wire] = [*values]
+    return out
+
+
+def face_up_names(state: WongarState) -> list[Wire]:
+    """The face-up card of each territory by name, or ``None``."""
+    return [TERRITORY_CARD_NAMES[c] if c >= 0 else None for c in state.face_up]
+
+
+def pieces_view(state: WongarState) -> list[Wire]:
+    """``[t][s] -> [discs, cubes, cylinders]``."""
+    n = state.n
+    p = state.pieces
+    rows: list[Wire] = []
+    for t in range(len(state.board.names)):
+        row: list[Wire] = []
+        for s in range(n):
+            at = (t * n + s) * 3
+            row.append(_wire(p[at: at + 3]))
+        rows.append(row)
+    return rows
+
+
+def hand_view(state: WongarState, seat: int) -> dict[str, Wire]:
+    """Seat's ritual cards by name (Scorpions never stay in a hand)."""
+    return {RITUAL_CARD_NAMES[r]: state.hands[seat * 5 + r] for r in range(4)}
+
+
+def _taken_view(state: WongarState, seat: int) -> dict[str, Wire]:
+    return {name: state.taken[seat * 9 + c] for c, name in enumerate(TERRITORY_CARD_NAMES)}
+
+
+def _pending_view(state: WongarState) -> WireMap:
+    p = state.pending
+    view: WireMap = {"decision": _PENDING[p], "seat": state.actor}
+    names = state.board.names
+    if p == 3:
+        view.update(piece=KIND_NAMES[state.kind], steps_left=state.steps, territory=names[state.card_territory])
+    elif p == 4:
+        view.update(piece=KIND_NAMES[state.kind] if state.kind >= 0 else None, left=state.steps)
+    elif p == 5:
+        view.update(left=state.choose_left, purpose="privilege" if state.after_choose == 1 else "card")
+    elif p == 6:
+        view["from"] = names[state.ancestor_at]
+    elif p == 7:
+        view["from"] = names[state.elder_at]
+    elif p in (8, 9):
+        view.update(
+            territory=names[state.cer_territory],
+            trigger=TRIGGER_NAMES[state.cer_trigger],
+            active=[s for s in range(state.n) if state.cer_active >> s & 1],
+        )
+        if p == 9:
+            view.update(
+                card=RITUAL_CARD_NAMES[state.cer_card],
+                mode=_MODES[state.cer_mode] if state.cer_mode >= 0 else None,
+                piece=KIND_NAMES[state.cer_kind] if state.cer_kind >= 0 else None,
+                left=state.cer_steps,
+            )
+    return view
+
+
+def observe(state: WongarState, seat: int) -> WireMap:
+    """Everything ``seat`` may know now (the keys are listed in this module's docstring)."""
+    n = state.n
+    names = state.board.names
+    obs: WireMap = {
+        "seat": seat,
+        "players": n,
+        "variant": state.config.variant,
+        "round": state.round,
+        "start_player": state.start,
+        "to_move": list(state.to_move()),
+        "territories": list(names),
+        "neighbours": [list(near) for near in state.board.neighbours],
+        "pieces": pieces_view(state),
+        "supply": [_wire(state.supply[s * 3: s * 3 + 3]) for s in range(n)],
+        "ancestor": {"territory": names[state.ancestor_at], "owner": state.ancestor_owner},
+        "elder": {"territory": names[state.elder_at], "owner": state.elder_owner},
+        "boomerang": state.boomerang,
+        "scores": list(state.scores),
+        "scorpion": {"space": state.track, "phase": state.phase(), "last": state.last_space},
+        "end": state.end_reason or None,
+        "face_up": face_up_names(state),
+        "stack_sizes": [len(s) for s in state.stacks],
+        "scorpions_under": list(state.bottom_known),
+        "taken": [_taken_view(state, s) for s in range(n)],
+        "hand": hand_view(state, seat),
+        "hand_sizes": [sum(state.hands[s * 5: s * 5 + 5]) for s in range(n)],
+        "pile_size": len(state.pile),
+        "discard": {name: state.discard[r] for r, name in enumerate(RITUAL_CARD_NAMES)},
+        "ritual_set_aside": state.ritual_aside,
+        "out_of_game": {name: state.ritual_out[r] for r, name in enumerate(RITUAL_CARD_NAMES)},
+        "pending": _pending_view(state),
+    }
+    if state.initiated:
+        obs["figure_cards"] = [
+            {"Ancestor": bool(state.figure_cards[s * 2]), "Elder": bool(state.figure_cards[s * 2 + 1])}
+            for s in range(n)
+        ]
+        obs["double_held"] = [bool(state.hands[s * 5 + 3]) for s in range(n)]
+        obs["setup_left"] = [_wire(state.setup_left[s * 3: s * 3 + 3]) for s in range(n)]
+        obs["territory_set_aside"] = state.territory_aside
+        if state._sees_pile(seat):
+            obs["pile"] = {name: state.pile.count(k) for k, name in enumerate(KIND_NAMES)}
+    return obs
+
+
+def draw_text(state: WongarState, seat: int | None) -> str:
+    """A text picture: territories, figures, face-up cards, the track, and every player."""
+    n = state.n
+    names = state.board.names
+    width = max(len(x) for x in names)
+    lines = [
+        f"Wongar ({state.config.variant}, {n} players) - round {state.round}, "
+        f"Scorpion on space {state.track}/{state.last_space} (phase {state.phase()})"
+        + (f", end triggered by {state.end_reason}" if state.end_reason else ""),
+        "",
+    ]
+    for t, name in enumerate(names):
+        figures = ("A" if state.ancestor_at == t else "-") + ("E" if state.elder_at == t else "-")
+        card = TERRITORY_CARD_NAMES[state.face_up[t]] if state.face_up[t] >= 0 else "(none)"
+        cells = []
+        for s in range(n):
+            at = (t * n + s) * 3
+            d, c, y = state.pieces[at: at + 3]
+            cells.append(f"{s}:{d}/{c}/{y}")
+        lines.append(
+            f"{name:<{width}} {figures} stack {len(state.stacks[t]):>2} up {card:<18} " + " ".join(cells)
+        )
+    lines += ["", "pieces shown as seat:discs/cubes/cylinders; A = Ancestor, E = Elder", ""]
+    for s in range(n):
+        marks = "".join(
+            mark for mark, owner in (("A", state.ancestor_owner), ("E", state.elder_owner), ("B", state.boomerang))
+            if owner == s
+        )
+        if seat is None or seat == s:
+            hand = ", ".join(
+                f"{RITUAL_CARD_NAMES[r]} {state.hands[s * 5 + r]}" for r in range(4) if state.hands[s * 5 + r]
+            ) or "empty"
+        else:
+            hand = f"{sum(state.hands[s * 5: s * 5 + 5])} cards"
+        cards = ", ".join(
+            f"{name} {state.taken[s * 9 + c]}" for c, name in enumerate(TERRITORY_CARD_NAMES) if state.taken[s * 9 + c]
+        ) or "none"
+        supply = "/".join(str(v) for v in state.supply[s * 3: s * 3 + 3])
+        lines.append(
+            f"seat {s} {marks:<3} score {state.scores[s]:>4}  supply {supply}  hand: {hand}  cards: {cards}"
+        )
+    lines.append(
+        f"ritual pile {len(state.pile)}, discards {sum(state.discard)}, Scorpions aside {state.ritual_aside}"
+    )
+    if state.is_over():
+        lines.append("game over: " + ", ".join(f"seat {s} {v}" for s, v in enumerate(state.scores)))
+    else:
+        pending = _pending_view(state)
+        lines.append(f"to decide: seat {state.actor} - {pending['decision']!s}")
+    return "\n".join(lines)
