@@ -1,0 +1,112 @@
+"""Time control: a per-decision allowance, a bank with a Fischer increment, and a grace margin.
+
+A decision may take ``move + bank`` seconds; time beyond ``move`` is paid from the bank, and
+``increment`` is added to the bank after every decision. Replies up to ``grace`` seconds late are
+still accepted (the bank drops to zero). Written ``MOVE[+INCREMENT][/BANK][~GRACE]``, e.g. ``200ms``
+or ``1s+100ms/10s``; see ``protocols/SPEC.md`` §5.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from arena.errors import ArenaError
+from protocols.messages import ClockMs
+
+_DURATION = r"\d+(?:\.\d+)?(?:ms|s|m)"
+_GRAMMAR = re.compile(
+    rf"(?P<move>{_DURATION})(?:\+(?P<increment>{_DURATION}))?(?:/(?P<bank>{_DURATION}))?"
+    rf"(?:~(?P<grace>{_DURATION}))?"
+)
+_UNITS = {"ms": 0.001, "s": 1.0, "m": 60.0}
+
+
+class TimeControlError(ArenaError):
+    """A time control that does not parse or makes no sense."""
+
+
+def parse_duration(text: str) -> float:
+    """Seconds in ``text`` (a number with ``ms``, ``s`` or ``m``); raises :class:`TimeControlError`."""
+    match = re.fullmatch(r"(\d+(?:\.\d+)?)(ms|s|m)", text.strip())
+    if match is None:
+        raise TimeControlError(f"{text!r} is not a duration; write e.g. 250ms, 1.5s or 2m")
+    return float(match.group(1)) * _UNITS[match.group(2)]
+
+
+def _format(seconds: float) -> str:
+    ms = round(seconds * 1000)
+    return f"{ms}ms" if ms % 1000 else f"{ms // 1000}s"
+
+
+@dataclass(frozen=True, slots=True)
+class TimeControl:
+    """Seconds per decision free of the bank, increment, initial bank and grace margin."""
+
+    move: float
+    increment: float = 0.0
+    bank: float = 0.0
+    grace: float = 0.05
+
+    def __post_init__(self) -> None:
+        if min(self.move, self.increment, self.bank, self.grace) < 0:
+            raise TimeControlError("time control values cannot be negative")
+        if self.move + self.bank + self.increment <= 0:
+            raise TimeControlError("a time control must allow some time per decision")
+
+    @classmethod
+    def parse(cls, text: str) -> TimeControl:
+        """Parse ``MOVE[+INCREMENT][/BANK][~GRACE]``; raises :class:`TimeControlError`."""
+        match = _GRAMMAR.fullmatch(text.strip())
+        if match is None:
+            raise TimeControlError(
+                f"time control {text!r} does not parse; write MOVE[+INCREMENT][/BANK][~GRACE] "
+                "with units ms, s or m, e.g. 200ms, 1s+100ms/10s or 0s+1s/1m~20ms"
+            )
+        parts = {k: parse_duration(v) for k, v in match.groupdict().items() if v is not None}
+        return cls(**parts)
+
+    def __str__(self) -> str:
+        text = _format(self.move)
+        if self.increment:
+            text += f"+{_format(self.increment)}"
+        if self.bank:
+            text += f"/{_format(self.bank)}"
+        return text + f"~{_format(self.grace)}"
+
+    def wire(self) -> ClockMs:
+        """The control as sent in ``start``."""
+        return ClockMs(round(self.move * 1000), round(self.bank * 1000), round(self.increment * 1000))
+
+
+class SeatClock:
+    """One seat's running clock for one match."""
+
+    __slots__ = ("control", "bank")
+
+    def __init__(self, control: TimeControl) -> None:
+        self.control = control
+        self.bank = control.bank
+
+    @property
+    def budget(self) -> float:
+        """Seconds the next decision may take before grace."""
+        return self.control.move + self.bank
+
+    @property
+    def limit(self) -> float:
+        """Seconds after which the next decision is a timeout (budget plus grace)."""
+        return self.budget + self.control.grace
+
+    def settle(self, elapsed: float) -> None:
+        """Charge a decision that took ``elapsed`` seconds (a timeout charges the whole bank)."""
+        self.bank = max(0.0, self.bank - max(0.0, elapsed - self.control.move))
+        self.bank += self.control.increment
+
+    def wire(self) -> ClockMs:
+        """The clock as sent in ``act``."""
+        return ClockMs(
+            round(self.control.move * 1000),
+            int(self.bank * 1000),
+            round(self.control.increment * 1000),
+        )

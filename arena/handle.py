@@ -1,0 +1,160 @@
+"""A bot the referee can seat: a peer on a hub, and the local process behind it if there is one.
+
+:meth:`BotHandle.launch` starts a local bot and waits for its handshake; :meth:`BotHandle.remote`
+only announces a token for a bot that will connect from elsewhere. A handle can tell whether its
+bot is still usable (:meth:`BotHandle.alive`), restart it (:meth:`BotHandle.restart`) and close it
+(``bye``, then the process escalation of :class:`BotProcess`).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from arena.manifest import BotSpec
+from arena.process import BotProcess, BotStartError
+from protocols.errors import PeerGone
+from protocols.messages import Bye
+from protocols.transport import ENV_ENDPOINT, ENV_SERVER_KEY, ENV_TOKEN, Hub, Peer
+
+log = logging.getLogger(__name__)
+
+#: Seconds a started bot has to connect and say hello.
+HANDSHAKE_TIMEOUT = 10.0
+
+
+@dataclass(eq=False)
+class BotHandle:
+    """One bot as the referee sees it. ``process`` is ``None`` for a remote bot."""
+
+    spec: BotSpec
+    hub: Hub
+    peer: Peer
+    process: BotProcess | None = None
+    log_dir: Path | None = None
+    failure: str | None = None
+    starts: int = 1
+
+    @property
+    def name(self) -> str:
+        """The bot's name, as recorded in match records."""
+        return self.spec.name
+
+    @classmethod
+    def launch(
+        cls, spec: BotSpec, hub: Hub, log_dir: Path, handshake_timeout: float = HANDSHAKE_TIMEOUT
+    ) -> BotHandle:
+        """Start ``spec`` as a local process and wait for its handshake.
+
+        Raises :class:`BotStartError` (with the end of the bot's log) if it fails to start or greet.
+        """
+        handle = cls(spec, hub, hub.expect(spec.name), log_dir=log_dir)
+        handle._spawn()
+        handle._await_hello(time.monotonic() + handshake_timeout)
+        return handle
+
+    @classmethod
+    def launch_all(
+        cls,
+        specs: list[BotSpec],
+        hub: Hub,
+        log_dir: Path,
+        handshake_timeout: float = HANDSHAKE_TIMEOUT,
+    ) -> list[BotHandle]:
+        """Start every bot at once and wait for their handshakes; never raises for a bad bot.
+
+        A bot that fails gets a handle with ``failure`` set; it is never :meth:`alive`.
+        """
+        handles: list[BotHandle] = []
+        for spec in specs:
+            handle = cls(spec, hub, hub.expect(spec.name), log_dir=log_dir)
+            try:
+                handle._spawn()
+            except BotStartError as exc:
+                hub.forget(handle.peer)
+                handle.failure = str(exc)
+            handles.append(handle)
+        deadline = time.monotonic() + handshake_timeout
+        for handle in handles:
+            if handle.failure is None:
+                try:
+                    handle._await_hello(deadline)
+                except BotStartError as exc:
+                    handle.failure = str(exc)
+        return handles
+
+    @classmethod
+    def remote(cls, spec: BotSpec, hub: Hub, token: str | None = None) -> BotHandle:
+        """Announce a bot that connects by itself with the handle's ``peer.token``."""
+        return cls(spec, hub, hub.expect(spec.name, token))
+
+    def alive(self) -> bool:
+        """Whether the bot is connected and (for a local bot) its process is running."""
+        if not self.peer.connected:
+            return False
+        return self.process is None or self.process.alive()
+
+    def restart(self, handshake_timeout: float = HANDSHAKE_TIMEOUT) -> None:
+        """Close a local bot and start it afresh (a new token); raises :class:`BotStartError`."""
+        if self.log_dir is None:
+            raise BotStartError(f"{self.name} is a remote bot and cannot be restarted here")
+        self.close()
+        self.peer = self.hub.expect(self.spec.name)
+        self.failure = None
+        self.starts += 1
+        self._spawn()
+        self._await_hello(time.monotonic() + handshake_timeout)
+
+    def say_bye(self, reason: str = "closing") -> None:
+        """Send ``bye`` if the bot is connected, and stop listening to it."""
+        if self.peer.connected:
+            try:
+                self.hub.send(self.peer, Bye(reason))
+            except PeerGone:
+                pass
+        self.hub.forget(self.peer)
+
+    def close(self, grace: float = 1.0) -> int | None:
+        """Say ``bye``, end the process (escalating), forget the peer. Idempotent.
+
+        Returns the process's exit status, or ``None`` for a remote bot.
+        """
+        self.say_bye()
+        return None if self.process is None else self.process.close(grace)
+
+    def _spawn(self) -> None:
+        assert self.log_dir is not None
+        env = {ENV_ENDPOINT: self.hub.endpoint, ENV_TOKEN: self.peer.token}
+        if self.hub.curve_public is not None:
+            env[ENV_SERVER_KEY] = self.hub.curve_public.decode()
+        log_path = self.log_dir / f"{self.spec.name}-{self.peer.token[:8]}.log"
+        self.process = BotProcess(self.spec, env, log_path)
+        self.process.start()
+
+    def _await_hello(self, deadline: float) -> None:
+        assert self.process is not None
+        while not self.peer.connected:
+            status = self.process.exit_status()
+            if status is not None or time.monotonic() >= deadline:
+                self.process.close(grace=0)
+                self.hub.forget(self.peer)
+                why = (
+                    f"exited with status {status} before saying hello"
+                    if status is not None
+                    else "did not say hello in time"
+                )
+                tail = self.process.log_tail()
+                raise BotStartError(
+                    f"bot {self.name!r} {why}" + (f"; its output ends:\n{tail}" if tail else "")
+                )
+            self.hub.wait_connected([self.peer], 0.02)
+
+
+def close_all(handles: list[BotHandle], grace: float = 1.0) -> None:
+    """Say ``bye`` to every bot first, then close each, so their exits overlap."""
+    for handle in handles:
+        handle.say_bye()
+    for handle in handles:
+        handle.close(grace)

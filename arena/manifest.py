@@ -1,0 +1,156 @@
+"""Which bot to run: built-in names, command lines, and bot manifests (TOML).
+
+A manifest describes one bot::
+
+    name = "mybot"
+    version = "2.1"
+    command = ["python3", "mybot.py", "--depth", "3"]   # or one string, split like a shell
+    cwd = "."                                           # relative to the manifest's folder
+    [env]
+    MYBOT_THREADS = "1"
+    [limits]                                            # all optional
+    memory_mb = 2048     # address space
+    cpu_seconds = 600    # CPU time over the whole process life
+    open_files = 256
+    processes = 64       # per user, as RLIMIT_NPROC counts
+    log_kb = 1024        # cap of the captured stdout/stderr
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import sys
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import bots
+from arena.errors import ArenaError
+
+
+class ManifestError(ArenaError):
+    """A bot that cannot be resolved: unknown name, missing command, bad manifest."""
+
+
+@dataclass(frozen=True, slots=True)
+class ResourceLimits:
+    """Per-process limits; ``None`` leaves the inherited limit. ``log_bytes`` caps the captured output."""
+
+    memory_mb: int | None = 4096
+    cpu_seconds: int | None = None
+    open_files: int | None = 256
+    processes: int | None = None
+    log_bytes: int = 1 << 20
+
+
+@dataclass(frozen=True, slots=True)
+class BotSpec:
+    """How to start one bot: its name, command line, working directory, extra environment, limits."""
+
+    name: str
+    command: tuple[str, ...]
+    cwd: Path | None = None
+    env: Mapping[str, str] = field(default_factory=dict)
+    version: str = ""
+    limits: ResourceLimits = ResourceLimits()
+
+
+def builtin_bots() -> list[str]:
+    """Names of the built-in bots (modules ``bots/<name>.py`` not starting with ``_``)."""
+    folder = Path(bots.__file__).parent
+    return sorted(p.stem for p in folder.glob("*.py") if not p.stem.startswith("_"))
+
+
+def resolve_bot(text: str) -> BotSpec:
+    """A built-in bot name, a path to a manifest ``.toml``, or a command line, as a :class:`BotSpec`.
+
+    Raises :class:`ManifestError` when the name, file or command cannot be found.
+    """
+    text = text.strip()
+    if not text:
+        raise ManifestError("empty bot: give a built-in name, a command or a manifest file")
+    if text in builtin_bots():
+        return BotSpec(text, (sys.executable, "-m", f"bots.{text}"), version="builtin")
+    if text.endswith(".toml"):
+        return load_manifest(Path(text))
+    try:
+        command = tuple(shlex.split(text))
+    except ValueError as exc:
+        raise ManifestError(f"cannot split bot command {text!r}: {exc}") from None
+    _check_executable(command[0], None, text)
+    return BotSpec(Path(command[0]).name, command)
+
+
+def load_manifest(path: Path) -> BotSpec:
+    """Read a bot manifest; raises :class:`ManifestError` naming the file and the problem."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ManifestError(f"bot manifest {path} does not exist") from None
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise ManifestError(f"cannot read bot manifest {path}: {exc}") from None
+    try:
+        return _spec_from(data, path.parent)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ManifestError(f"bot manifest {path}: {exc}") from None
+
+
+def _spec_from(data: dict[str, Any], base: Path) -> BotSpec:
+    unknown = sorted(set(data) - {"name", "version", "command", "cwd", "env", "limits"})
+    if unknown:
+        raise ValueError(f"unknown key {unknown[0]!r}")
+    name = data["name"]
+    if not isinstance(name, str) or not name:
+        raise ValueError("'name' must be a non-empty string")
+    raw = data["command"]
+    if isinstance(raw, str):
+        command = tuple(shlex.split(raw))
+    elif isinstance(raw, list) and raw and all(isinstance(a, str) for a in raw):
+        command = tuple(raw)
+    else:
+        raise ValueError("'command' must be a string or a non-empty list of strings")
+    if not command:
+        raise ValueError("'command' is empty")
+    cwd = (base / str(data.get("cwd", "."))).resolve()
+    if not cwd.is_dir():
+        raise ValueError(f"working directory {cwd} does not exist")
+    env = data.get("env", {})
+    if not isinstance(env, dict) or not all(isinstance(v, str) for v in env.values()):
+        raise ValueError("'env' must be a table of strings")
+    _check_executable(command[0], cwd, name)
+    return BotSpec(name, command, cwd, dict(env), str(data.get("version", "")), _limits(data.get("limits", {})))
+
+
+def _limits(raw: object) -> ResourceLimits:
+    if not isinstance(raw, dict):
+        raise ValueError("'limits' must be a table")
+    known = {"memory_mb", "cpu_seconds", "open_files", "processes", "log_kb"}
+    unknown = sorted(set(raw) - known)
+    if unknown:
+        raise ValueError(f"unknown limit {unknown[0]!r}; limits: {', '.join(sorted(known))}")
+    for key, value in raw.items():
+        if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+            raise ValueError(f"limit {key!r} must be a positive whole number")
+    default = ResourceLimits()
+    return ResourceLimits(
+        memory_mb=raw.get("memory_mb", default.memory_mb),
+        cpu_seconds=raw.get("cpu_seconds", default.cpu_seconds),
+        open_files=raw.get("open_files", default.open_files),
+        processes=raw.get("processes", default.processes),
+        log_bytes=raw["log_kb"] * 1024 if "log_kb" in raw else default.log_bytes,
+    )
+
+
+def _check_executable(program: str, cwd: Path | None, what: str) -> None:
+    if os.sep in program:
+        path = Path(program) if cwd is None else cwd / program
+        if not (path.is_file() and os.access(path, os.X_OK)):
+            raise ManifestError(f"bot command {program!r} for {what!r} is not an executable file")
+    elif shutil.which(program) is None:
+        raise ManifestError(
+            f"bot command {program!r} not found on PATH; built-in bots: {', '.join(builtin_bots())}"
+        )

@@ -1,0 +1,189 @@
+"""A bot's operating-system process: started in its own process group under resource limits,
+its output captured to a capped log, and always reaped.
+
+:meth:`BotProcess.close` escalates: it waits a moment for the process to leave on its own (after
+the caller's ``bye``), then sends SIGTERM to the whole process group, then SIGKILL, and reaps. It is
+idempotent, and the process is a context manager, so no bot outlives its owner.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import resource
+import signal
+import subprocess
+import threading
+import time
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import IO
+
+from arena.errors import ArenaError
+from arena.manifest import BotSpec, ResourceLimits
+
+log = logging.getLogger(__name__)
+
+_POLL = 0.005
+
+
+class BotStartError(ArenaError):
+    """A bot that could not be started or did not complete its handshake."""
+
+
+def _limiter(limits: ResourceLimits) -> Callable[[], None]:
+    """The ``preexec_fn`` that applies ``limits`` in the child before ``exec``."""
+    settings: list[tuple[int, int]] = []
+    if limits.memory_mb is not None:
+        settings.append((resource.RLIMIT_AS, limits.memory_mb << 20))
+    if limits.cpu_seconds is not None:
+        settings.append((resource.RLIMIT_CPU, limits.cpu_seconds))
+    if limits.open_files is not None:
+        settings.append((resource.RLIMIT_NOFILE, limits.open_files))
+    if limits.processes is not None:
+        settings.append((resource.RLIMIT_NPROC, limits.processes))
+
+    def apply() -> None:
+        for which, soft in settings:
+            _, hard = resource.getrlimit(which)
+            value = soft if hard == resource.RLIM_INFINITY else min(soft, hard)
+            resource.setrlimit(which, (value, hard))
+
+    return apply
+
+
+class BotProcess:
+    """One running bot program. Start with :meth:`start` (or ``with``); :meth:`close` always reaps."""
+
+    def __init__(self, spec: BotSpec, env: Mapping[str, str], log_path: Path) -> None:
+        self.spec = spec
+        self.log_path = log_path
+        self._env = {**os.environ, **spec.env, **env}
+        self._popen: subprocess.Popen[bytes] | None = None
+        self._copier: threading.Thread | None = None
+        self._closed = False
+
+    def __enter__(self) -> BotProcess:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def pid(self) -> int | None:
+        """The process id (also its process group id) once started."""
+        return None if self._popen is None else self._popen.pid
+
+    def start(self) -> None:
+        """Start the program; raises :class:`BotStartError` if it cannot be executed."""
+        if self._popen is not None:
+            raise RuntimeError("a BotProcess starts once")
+        self.log_path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self._popen = subprocess.Popen(
+                list(self.spec.command),
+                cwd=self.spec.cwd,
+                env=self._env,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+                preexec_fn=_limiter(self.spec.limits),
+            )
+        except (OSError, subprocess.SubprocessError) as exc:
+            raise BotStartError(f"cannot start bot {self.spec.name!r} ({self.spec.command[0]}): {exc}") from None
+        assert self._popen.stdout is not None
+        self._copier = threading.Thread(
+            target=_copy_capped,
+            args=(self._popen.stdout, self.log_path, self.spec.limits.log_bytes),
+            name=f"log-{self.spec.name}",
+            daemon=True,
+        )
+        self._copier.start()
+        log.debug("started %s as pid %d", self.spec.name, self._popen.pid)
+
+    def exit_status(self) -> int | None:
+        """The exit status if the program has ended (negative: killed by that signal), else ``None``.
+
+        Does not reap, so the process group stays addressable until :meth:`close`.
+        """
+        if self._popen is None:
+            return None
+        if self._popen.returncode is not None:
+            return self._popen.returncode
+        try:
+            info = os.waitid(os.P_PID, self._popen.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+        except ChildProcessError:
+            return self._popen.wait()
+        if info is None:
+            return None
+        return info.si_status if info.si_code == os.CLD_EXITED else -info.si_status
+
+    def alive(self) -> bool:
+        """Whether the program was started and has not ended."""
+        return self._popen is not None and self.exit_status() is None
+
+    def wait(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` seconds for the program to end on its own; whether it has."""
+        deadline = time.monotonic() + timeout
+        while self.exit_status() is None:
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(_POLL)
+        return True
+
+    def close(self, grace: float = 1.0, term_grace: float = 1.0) -> int | None:
+        """End the program and every process of its group; the leader's exit status. Idempotent.
+
+        Waits ``grace`` seconds for a voluntary exit, then SIGTERM to the group, ``term_grace``
+        seconds, then SIGKILL. Leftover members of the group are killed even after a clean exit.
+        """
+        popen = self._popen
+        if popen is None:
+            self._closed = True
+            return None
+        if self._closed:
+            return popen.returncode
+        self._closed = True
+        try:
+            if not self.wait(grace):
+                self._signal_group(signal.SIGTERM)
+                if not self.wait(term_grace):
+                    log.warning("%s ignored SIGTERM; killing its process group", self.spec.name)
+            self._signal_group(signal.SIGKILL)
+        finally:
+            status = popen.wait()
+            if self._copier is not None:
+                self._copier.join(timeout=2.0)
+        log.debug("%s (pid %d) exited with %d", self.spec.name, popen.pid, status)
+        return status
+
+    def log_tail(self, lines: int = 5) -> str:
+        """The last ``lines`` lines of the captured output, for error messages."""
+        try:
+            text = self.log_path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return ""
+        return "\n".join(text.rstrip().splitlines()[-lines:])
+
+    def _signal_group(self, sig: signal.Signals) -> None:
+        assert self._popen is not None
+        try:
+            os.killpg(self._popen.pid, sig)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
+def _copy_capped(source: IO[bytes], path: Path, cap: int) -> None:
+    """Copy ``source`` to ``path`` until EOF, keeping at most ``cap`` bytes and draining the rest."""
+    written = 0
+    with source, path.open("wb") as sink:
+        while chunk := os.read(source.fileno(), 65536):
+            if written < cap:
+                kept = chunk[: cap - written]
+                sink.write(kept)
+                written += len(kept)
+                if written >= cap:
+                    sink.write(f"\n[log truncated at {cap} bytes]\n".encode())
+                sink.flush()

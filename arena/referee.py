@@ -1,0 +1,348 @@
+"""The referee: one match between connected bots, under a time control and a fault policy.
+
+:func:`play_match` drives a match through bots that are already connected to one :class:`Hub`
+(a tournament runner keeps them alive across matches); :func:`run_match` starts the bots, plays one
+match and cleans up. Whatever the bots do, the game completes and a :class:`MatchRecord` comes back:
+a missing, late, malformed or illegal reply is replaced by a seeded random legal action and recorded
+as a fault; after ``FaultPolicy.strikes`` faults (or one crash) the seat is forfeited.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from contextlib import ExitStack
+from dataclasses import dataclass
+from pathlib import Path
+
+from arena import __version__
+from arena.clock import SeatClock, TimeControl
+from arena.errors import ArenaError
+from arena.handle import HANDSHAKE_TIMEOUT, BotHandle, close_all
+from arena.manifest import BotSpec
+from arena.record import DecisionRecord, Fault, FaultKind, MatchRecord
+from engine.core import Game, MatchConfig, State, WireMap, derive_seed, seeded_rng
+from protocols.errors import PeerGone
+from protocols.messages import Act, Action, End, Error, Start
+from protocols.transport import CurveKeys, Hub, Incoming
+
+log = logging.getLogger(__name__)
+
+#: Longest wait between checks that the processes of outstanding seats are still running (s).
+CRASH_CHECK = 0.05
+
+DecisionObserver = Callable[[State, DecisionRecord], None]
+
+
+class RefereeError(ArenaError):
+    """A match that cannot be played as asked (wrong number of seats, seats on different hubs)."""
+
+
+@dataclass(frozen=True, slots=True)
+class FaultPolicy:
+    """How many faults a seat may commit before it is forfeited (a crash forfeits at once)."""
+
+    strikes: int = 3
+
+    def __post_init__(self) -> None:
+        if self.strikes < 1:
+            raise RefereeError("strikes must be at least 1")
+
+
+@dataclass(frozen=True, slots=True)
+class _Reply:
+    """What came of asking one seat: an accepted action, or a fault."""
+
+    elapsed: float
+    action: int | None = None
+    info: WireMap | None = None
+    fault: FaultKind | None = None
+    detail: str = ""
+
+
+class _Seat:
+    """One seat's bookkeeping for one match."""
+
+    __slots__ = ("handle", "clock", "strikes", "forfeited", "events_from", "fallback")
+
+    def __init__(self, handle: BotHandle, control: TimeControl, fallback: random.Random) -> None:
+        self.handle = handle
+        self.clock = SeatClock(control)
+        self.strikes = 0
+        self.forfeited = False
+        self.events_from = 0
+        self.fallback = fallback
+
+
+class _Match:
+    """The state of one match in progress; :func:`play_match` is its only user."""
+
+    def __init__(
+        self,
+        game: Game,
+        config: MatchConfig,
+        seed: int,
+        handles: Sequence[BotHandle],
+        control: TimeControl,
+        policy: FaultPolicy,
+        match_id: str,
+    ) -> None:
+        self.hub = handles[0].hub
+        self.config = config
+        self.seed = seed
+        self.control = control
+        self.policy = policy
+        self.match_id = match_id
+        self.state = game.start(config, seed)
+        self.table = game.action_table(config).to_wire()
+        self.seats = [
+            _Seat(h, control, seeded_rng(seed, "fallback", s)) for s, h in enumerate(handles)
+        ]
+        self.seat_of = {id(h.peer): s for s, h in enumerate(handles)}
+        self.decisions: list[DecisionRecord] = []
+        self.faults: list[Fault] = []
+
+    def fault(self, seat: int, kind: FaultKind, detail: str) -> None:
+        """Record a fault; forfeit the seat after a crash, a failed start or its last strike."""
+        book = self.seats[seat]
+        self.faults.append(Fault(seat, kind, len(self.decisions), detail))
+        book.strikes += 1
+        log.warning("%s seat %d %s: %s", self.match_id, seat, kind.value, detail)
+        if kind in (FaultKind.CRASH, FaultKind.START) or book.strikes >= self.policy.strikes:
+            if not book.forfeited:
+                log.warning("%s seat %d (%s) forfeited", self.match_id, seat, book.handle.name)
+            book.forfeited = True
+
+    def begin(self) -> None:
+        """Send ``start`` to every seat; seats that are not usable are forfeited at once."""
+        for seat, book in enumerate(self.seats):
+            handle = book.handle
+            if not handle.alive():
+                self.faults.append(Fault(seat, FaultKind.START, -1, handle.failure or "not connected"))
+                book.forfeited = True
+                continue
+            start = Start(
+                self.match_id, self.config.game, self.config.version, self.config.variant,
+                dict(self.config.knobs), seat, self.config.players, derive_seed(self.seed, "bot", seat),
+                self.table, self.control.wire(), round(self.control.grace * 1000),
+            )
+            try:
+                self.hub.send(handle.peer, start)
+            except PeerGone as exc:
+                self.faults.append(Fault(seat, FaultKind.CRASH, -1, str(exc)))
+                book.forfeited = True
+
+    def ask(self, movers: tuple[int, ...], legal: dict[int, list[int]]) -> dict[int, _Reply]:
+        """Send ``act`` to every deciding seat that is not forfeited and collect their replies."""
+        replies: dict[int, _Reply] = {}
+        outstanding: dict[int, int] = {}  # seat → seq
+        sent: dict[int, float] = {}
+        deadline: dict[int, float] = {}
+        ply = len(self.decisions)
+        for seat in movers:
+            book = self.seats[seat]
+            if book.forfeited:
+                continue
+            events, book.events_from = self.state.events(seat, book.events_from)
+            seq = self.hub.next_seq()
+            act = Act(seq, seat, ply, self.state.observation(seat), tuple(legal[seat]),
+                      list(events), book.clock.wire())
+            try:
+                self.hub.send(book.handle.peer, act)
+            except PeerGone as exc:
+                replies[seat] = _Reply(0.0, fault=FaultKind.CRASH, detail=str(exc))
+                continue
+            sent[seat] = time.monotonic()
+            deadline[seat] = sent[seat] + book.clock.limit
+            outstanding[seat] = seq
+        while outstanding:
+            now = time.monotonic()
+            for seat in [s for s in outstanding if now >= deadline[s]]:
+                del outstanding[seat]
+                replies[seat] = self._silent(seat, now - sent[seat])
+            if not outstanding:
+                break
+            wait = min(CRASH_CHECK, min(deadline[s] for s in outstanding) - now)
+            incoming = self.hub.receive(max(0.0, wait))
+            received = time.monotonic()
+            if incoming is None:
+                for seat in [s for s in outstanding if not self.seats[s].handle.alive()]:
+                    del outstanding[seat]
+                    replies[seat] = self._silent(seat, received - sent[seat])
+                continue
+            sender = self.seat_of.get(id(incoming.peer))
+            if sender is None or sender not in outstanding:
+                log.info("%s dropped %r from %s (nothing asked)", self.match_id,
+                         incoming.message or incoming.error, incoming.peer.label)
+                continue
+            reply = self._judge(
+                sender, outstanding[sender], incoming, received - sent[sender], legal[sender]
+            )
+            if reply is not None:
+                del outstanding[sender]
+                replies[sender] = reply
+        return replies
+
+    def _silent(self, seat: int, elapsed: float) -> _Reply:
+        """A seat that gave no usable reply in time: a crash if its process is gone, else a timeout."""
+        handle = self.seats[seat].handle
+        if not handle.alive():
+            status = handle.process.exit_status() if handle.process is not None else None
+            why = "connection lost" if status is None else f"process exited with status {status}"
+            return _Reply(elapsed, fault=FaultKind.CRASH, detail=why)
+        limit = self.seats[seat].clock.limit
+        return _Reply(elapsed, fault=FaultKind.TIMEOUT, detail=f"no reply within {limit * 1000:.0f} ms")
+
+    def _judge(
+        self, seat: int, seq: int, incoming: Incoming, elapsed: float, legal: list[int]
+    ) -> _Reply | None:
+        """The verdict on a frame from a seat with an outstanding ``act``; ``None``: a stale reply."""
+        message = incoming.message
+        if incoming.error is not None:
+            return _Reply(elapsed, fault=FaultKind.MALFORMED, detail=str(incoming.error))
+        if isinstance(message, Error) and message.seq == seq:
+            return _Reply(elapsed, fault=FaultKind.MALFORMED, detail=f"bot reported: {message.message}")
+        if not isinstance(message, Action) or message.seq != seq:
+            log.info("%s seat %d: dropped stale or unexpected %r (waiting for seq %d)",
+                     self.match_id, seat, message, seq)
+            return None
+        if elapsed > self.seats[seat].clock.limit:
+            limit = self.seats[seat].clock.limit
+            return _Reply(elapsed, fault=FaultKind.TIMEOUT,
+                          detail=f"reply after {elapsed * 1000:.0f} ms, limit {limit * 1000:.0f} ms")
+        if message.seat is not None and message.seat != seat:
+            log.warning("%s: %s claimed seat %d", self.match_id, incoming.peer.label, message.seat)
+            return _Reply(elapsed, fault=FaultKind.MALFORMED,
+                          detail=f"reply claims seat {message.seat}, but it plays seat {seat}")
+        if message.action not in legal:
+            return _Reply(elapsed, fault=FaultKind.ILLEGAL,
+                          detail=f"action {message.action} is not among the legal {legal}")
+        return _Reply(elapsed, action=message.action, info=message.info)
+
+    def decide(self, movers: tuple[int, ...], on_decision: DecisionObserver | None) -> None:
+        """Ask, judge and apply one round of decisions (all simultaneous movers together)."""
+        legal = {s: self.state.legal_actions(s) for s in movers}
+        replies = self.ask(movers, legal)
+        for seat in movers:
+            book = self.seats[seat]
+            reply = replies.get(seat)
+            if reply is not None and reply.fault is not None:
+                self.fault(seat, reply.fault, reply.detail)
+            if reply is not None:
+                book.clock.settle(reply.elapsed)
+            if reply is None or reply.action is None:
+                action = book.fallback.choice(legal[seat])
+                record = DecisionRecord(seat, action, reply.elapsed if reply else 0.0, None, True)
+            else:
+                action = reply.action
+                record = DecisionRecord(seat, action, reply.elapsed, reply.info)
+            self.state.apply(seat, action)
+            self.decisions.append(record)
+            if on_decision is not None:
+                on_decision(self.state, record)
+
+    def finish(self, started: float) -> MatchRecord:
+        """Tell every seat the result and build the record."""
+        result = self.state.result()
+        forfeited = tuple(s for s, book in enumerate(self.seats) if book.forfeited)
+        ranks = final_ranks(result.ranks, forfeited)
+        for seat, book in enumerate(self.seats):
+            if book.handle.peer.connected:
+                events, _ = self.state.events(seat, book.events_from)
+                end = End(self.match_id, seat, result.scores, ranks, forfeited, list(events))
+                try:
+                    self.hub.send(book.handle.peer, end)
+                except PeerGone:
+                    pass
+        return MatchRecord(
+            game=self.config.game,
+            version=self.config.version,
+            variant=self.config.variant,
+            knobs=dict(self.config.knobs),
+            seed=self.seed,
+            bots=tuple(book.handle.name for book in self.seats),
+            decisions=tuple(self.decisions),
+            faults=tuple(self.faults),
+            scores=result.scores,
+            ranks=ranks,
+            forfeited=forfeited,
+            duration=time.monotonic() - started,
+            detail={"match": self.match_id, "time_control": str(self.control),
+                    "referee": f"arena {__version__}", "result": result.detail},
+        )
+
+
+def final_ranks(ranks: Sequence[int], forfeited: Sequence[int]) -> tuple[int, ...]:
+    """Places after forfeits: playing seats keep their order, forfeited seats tie for last."""
+    playing = [s for s in range(len(ranks)) if s not in forfeited]
+    last = len(playing) + 1
+    return tuple(
+        last if s in forfeited else 1 + sum(1 for o in playing if ranks[o] < ranks[s])
+        for s in range(len(ranks))
+    )
+
+
+def play_match(
+    game: Game,
+    config: MatchConfig,
+    seed: int,
+    seats: Sequence[BotHandle],
+    time_control: TimeControl,
+    fault_policy: FaultPolicy = FaultPolicy(),
+    *,
+    match_id: str | None = None,
+    on_decision: DecisionObserver | None = None,
+) -> MatchRecord:
+    """Play one match; ``seats[s]`` plays seat ``s``. The game always completes.
+
+    Every handle must be on the same hub (which must not be used by another thread meanwhile).
+    Seats whose bot is not alive at the start are recorded with a ``start`` fault and forfeited.
+    ``on_decision`` sees the state after each applied decision (for display).
+    """
+    if len(seats) != config.players:
+        raise RefereeError(f"{config.players} players need {config.players} bots, got {len(seats)}")
+    if any(h.hub is not seats[0].hub for h in seats):
+        raise RefereeError("all seats of a match must be connected to the same hub")
+    if len({id(h.peer) for h in seats}) != len(seats):
+        raise RefereeError("one bot connection cannot play two seats of a match")
+    started = time.monotonic()
+    match = _Match(game, config, seed, seats, time_control, fault_policy,
+                   match_id or f"{config.game}-{seed}")
+    match.begin()
+    while not match.state.is_over():
+        match.decide(match.state.to_move(), on_decision)
+    return match.finish(started)
+
+
+def run_match(
+    game: Game,
+    config: MatchConfig,
+    seed: int,
+    bots: Sequence[BotSpec],
+    time_control: TimeControl,
+    fault_policy: FaultPolicy = FaultPolicy(),
+    *,
+    log_dir: Path | None = None,
+    on_decision: DecisionObserver | None = None,
+    endpoint: str | None = None,
+    curve: CurveKeys | None = None,
+    handshake_timeout: float = HANDSHAKE_TIMEOUT,
+) -> MatchRecord:
+    """Start ``bots`` (one per seat), play one match, then close every bot and reap it.
+
+    Bot output goes to ``log_dir`` (a temporary folder, removed afterwards, when ``None``). A bot that
+    fails to start is recorded with a ``start`` fault and its seat forfeited.
+    """
+    if len(bots) != config.players:
+        raise RefereeError(f"{config.players} players need {config.players} bots, got {len(bots)}")
+    with Hub(endpoint, curve=curve, server=f"arena {__version__}") as hub, ExitStack() as stack:
+        if log_dir is None:
+            log_dir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="arena-logs-")))
+        handles: list[BotHandle] = []
+        stack.callback(close_all, handles)
+        handles.extend(BotHandle.launch_all(list(bots), hub, log_dir, handshake_timeout))
+        return play_match(game, config, seed, handles, time_control, fault_policy,
+                          on_decision=on_decision)
