@@ -1,0 +1,374 @@
+"""Maximum-likelihood Plackett–Luce strengths from finishing orders, with ties and seat terms.
+
+Each game is a finishing order of its seats. Under Plackett–Luce the order ``π`` (best first) has
+probability ``∏_j exp(s_πj) / Σ_{l≥j} exp(s_πl)``, where a seat's strength ``s`` is its item's strength
+``θ`` (natural-log units) plus the seat term of its seat at that kind of table. A game with tied places
+scores the mean log-likelihood over the strict orders consistent with its tied groups (a two-player
+draw is exactly half a win and half a loss). Every game is weighted (the bootstrap reweights).
+
+Games are grouped by table size and tie pattern, so one pass is a handful of numpy operations per
+pattern; the gradient is analytic and the fit uses L-BFGS. An optional Gaussian prior ``N(0, τ²)`` on
+every parameter keeps an item that won or lost everything finite.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+from scipy.optimize import minimize
+
+from leaderboards.errors import LeaderboardError
+
+FloatArray = NDArray[np.float64]
+IndexArray = NDArray[np.intp]
+
+
+@dataclass(frozen=True, slots=True)
+class Finish:
+    """One game as the fit sees it.
+
+    ``items[s]`` is the item (bot index) in seat ``s``; ``ranks[s]`` its place (1 best, ties share a
+    place); ``seat_group`` names the kind of table whose seat terms apply (``-1``: no seat terms).
+    """
+
+    items: tuple[int, ...]
+    ranks: tuple[int, ...]
+    seat_group: int = -1
+
+
+@dataclass(frozen=True, slots=True)
+class _Pattern:
+    """Games with the same table size and tie pattern, columns in finishing position order."""
+
+    items: IndexArray
+    """(positions, games): the item at each finishing position (tied seats in seat order)."""
+    seat_params: IndexArray
+    """(positions, games): the seat-term parameter of each position (``n_params``: the constant 0)."""
+    game_index: IndexArray
+    """(games,): each row's index in the list of finishes."""
+    orders: IndexArray
+    """(orders, positions): the row permutations giving every strict order consistent with the ties."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlackettLuceFit:
+    """A fitted model in θ units.
+
+    ``theta[i]`` is item ``i``'s strength, centred to mean 0 within each connected component;
+    ``seat_terms[g]`` the seat terms of seat group ``g`` in seat order, centred to mean 0 (a positive
+    term is an advantage over the average seat at that table).
+    """
+
+    theta: FloatArray
+    seat_terms: tuple[FloatArray, ...]
+    log_likelihood: float
+    iterations: int
+    converged: bool
+
+
+class PlackettLuceModel:
+    """Compiled finishes: the weighted log-likelihood, its gradient, and the fit.
+
+    ``components[i]`` labels the connected component of item ``i`` (items linked through shared games);
+    strengths are only comparable, and are centred, within a component.
+    """
+
+    def __init__(
+        self,
+        n_items: int,
+        finishes: Sequence[Finish],
+        seat_group_sizes: Sequence[int] = (),
+    ) -> None:
+        """``seat_group_sizes[g]`` is the table size of seat group ``g``; groups give seat terms."""
+        if not finishes:
+            raise LeaderboardError("no games to rate")
+        self.n_items = n_items
+        self.n_games = len(finishes)
+        offsets = np.cumsum([0, *(size - 1 for size in seat_group_sizes)]).astype(np.intp)
+        self._seat_offsets = offsets
+        self._seat_group_sizes = tuple(seat_group_sizes)
+        self.n_seat_params = int(offsets[-1])
+        self._patterns = _compile(finishes, n_items, offsets)
+        self.components = _components(n_items, finishes)
+
+    @property
+    def n_params(self) -> int:
+        """Item strengths followed by the free seat terms (seat 0 of each group is the reference)."""
+        return self.n_items + self.n_seat_params
+
+    def log_likelihood(
+        self, params: FloatArray, weights: FloatArray, hessian: bool = False
+    ) -> tuple[float, FloatArray, FloatArray | None]:
+        """The weighted log-likelihood at ``params``, its gradient, and (if asked) its Hessian.
+
+        Gradient and Hessian use the layout of ``params``.
+        """
+        size = self.n_params + 1  # the last slot is the constant-zero seat term of seat 0
+        padded = np.append(params, 0.0)
+        total = 0.0
+        grad = np.zeros(size)
+        hess = np.zeros(size * size) if hessian else None
+        for pattern in self._patterns:
+            w = weights[pattern.game_index]
+            strengths = np.take(padded, pattern.items) + np.take(padded, pattern.seat_params)
+            terms = _order_terms(strengths, pattern.orders, hessian)
+            total += float(terms.log_likelihood @ w)
+            weighted = (terms.gradient * w).ravel()
+            grad += np.bincount(pattern.items.ravel(), weighted, size)
+            grad += np.bincount(pattern.seat_params.ravel(), weighted, size)
+            if hess is not None and terms.hessian is not None:
+                h = (terms.hessian * w).ravel()
+                for rows in (pattern.items, pattern.seat_params):
+                    for cols in (pattern.items, pattern.seat_params):
+                        pairs = rows[:, None, :] * size + cols[None, :, :]
+                        hess += np.bincount(pairs.ravel(), h, size * size)
+        full_hessian = None if hess is None else hess.reshape(size, size)[:-1, :-1]
+        return total, grad[:-1], full_hessian
+
+    def fit(
+        self,
+        weights: FloatArray | None = None,
+        prior_sd: float | None = None,
+        start: FloatArray | None = None,
+        tolerance: float = 1e-8,
+        max_iterations: int = 100,
+    ) -> PlackettLuceFit:
+        """Maximise the (weighted, optionally penalised) log-likelihood by Newton trust-region steps.
+
+        ``prior_sd`` is the standard deviation of the Gaussian prior on every parameter in θ units
+        (``None``: plain maximum likelihood, which is infinite for an item that won or lost
+        everything). ``start`` is a warm start in the raw parameter layout (see :meth:`raw_params`).
+        ``tolerance`` bounds the gradient norm of the per-game mean objective; ``max_iterations``
+        bounds the Newton steps (a warm-started bootstrap replicate may take only a few).
+        """
+        w = np.ones(self.n_games) if weights is None else np.asarray(weights, dtype=np.float64)
+        scale = max(float(w.sum()), 1.0)
+        precision = 0.0 if prior_sd is None else 1.0 / prior_sd**2
+        identity = np.eye(self.n_params)
+        cache: dict[bytes, tuple[float, FloatArray, FloatArray | None]] = {}
+
+        def evaluate(x: FloatArray) -> tuple[float, FloatArray, FloatArray | None]:
+            key = x.tobytes()
+            if key not in cache:
+                cache.clear()
+                cache[key] = self.log_likelihood(x, w, hessian=True)
+            return cache[key]
+
+        def value(x: FloatArray) -> float:
+            return -(evaluate(x)[0] - 0.5 * precision * float(x @ x)) / scale
+
+        def gradient(x: FloatArray) -> FloatArray:
+            grad: FloatArray = -(evaluate(x)[1] - precision * x) / scale
+            return grad
+
+        def curvature(x: FloatArray) -> FloatArray:
+            hess = evaluate(x)[2]
+            assert hess is not None
+            result: FloatArray = -(hess - precision * identity) / scale
+            return result
+
+        x0 = np.zeros(self.n_params) if start is None else np.asarray(start, dtype=np.float64)
+        result = minimize(
+            value,
+            x0,
+            jac=gradient,
+            hess=curvature,
+            method="trust-exact",
+            options={"maxiter": max_iterations, "gtol": tolerance},
+        )
+        x: FloatArray = np.asarray(result.x, dtype=np.float64)
+        ll = self.log_likelihood(x, w)[0]
+        return PlackettLuceFit(
+            theta=self._centred_items(x[: self.n_items]),
+            seat_terms=self._centred_seats(x[self.n_items :]),
+            log_likelihood=ll,
+            iterations=int(result.nit),
+            converged=bool(np.linalg.norm(gradient(x)) <= tolerance),
+        )
+
+    def step_matrix(
+        self, params: FloatArray, weights: FloatArray, prior_sd: float | None
+    ) -> FloatArray:
+        """The Newton step matrix at ``params``: the (pseudo-)inverse of the negated curvature.
+
+        With ``weights`` near those of ``params``' fit, :meth:`refit` reuses it for every step.
+        """
+        precision = 0.0 if prior_sd is None else 1.0 / prior_sd**2
+        hess = self.log_likelihood(params, weights, hessian=True)[2]
+        assert hess is not None
+        inverse = np.linalg.pinv(precision * np.eye(self.n_params) - hess)
+        return np.asarray(inverse, dtype=np.float64)
+
+    def refit(
+        self,
+        weights: FloatArray,
+        prior_sd: float | None,
+        start: FloatArray,
+        step_matrix: FloatArray,
+        tolerance: float = 1e-5,
+        max_steps: int = 30,
+    ) -> PlackettLuceFit:
+        """Re-fit for new ``weights`` from a nearby solution ``start`` (raw layout) by chord steps.
+
+        Each step is a Newton step with the fixed ``step_matrix`` (from :meth:`step_matrix` at the
+        full-data fit, weights of the same total): one gradient per step, converging fast when the
+        reweighted optimum is near. Stops once no parameter moves more than ``tolerance`` (θ units);
+        falls back to :meth:`fit` if that does not happen within ``max_steps``.
+        """
+        precision = 0.0 if prior_sd is None else 1.0 / prior_sd**2
+        x = np.array(start, dtype=np.float64)
+        for step_count in range(1, max_steps + 1):
+            ll, grad, _ = self.log_likelihood(x, weights)
+            step = step_matrix @ (grad - precision * x)
+            x += step
+            if float(np.max(np.abs(step))) <= tolerance:
+                return PlackettLuceFit(
+                    theta=self._centred_items(x[: self.n_items]),
+                    seat_terms=self._centred_seats(x[self.n_items :]),
+                    log_likelihood=ll,
+                    iterations=step_count,
+                    converged=True,
+                )
+        return self.fit(weights, prior_sd, start=x)
+
+    def raw_params(self, fit: PlackettLuceFit) -> FloatArray:
+        """``fit`` in the raw parameter layout, for a warm start."""
+        seats = [terms[1:] - terms[0] for terms in fit.seat_terms]
+        return np.concatenate([fit.theta, *seats]) if seats else fit.theta.copy()
+
+    def _centred_items(self, theta: FloatArray) -> FloatArray:
+        sums = np.bincount(self.components, theta)
+        counts = np.bincount(self.components)
+        centred: FloatArray = theta - (sums / counts)[self.components]
+        return centred
+
+    def _centred_seats(self, free: FloatArray) -> tuple[FloatArray, ...]:
+        terms: list[FloatArray] = []
+        for group, size in enumerate(self._seat_group_sizes):
+            start = int(self._seat_offsets[group])
+            full = np.concatenate([[0.0], free[start : start + size - 1]])
+            terms.append(full - full.mean())
+        return tuple(terms)
+
+
+@dataclass(frozen=True, slots=True)
+class _Terms:
+    """Per game: mean log-likelihood over the consistent orders, its gradient and Hessian by column."""
+
+    log_likelihood: FloatArray
+    """(games,)"""
+    gradient: FloatArray
+    """(positions, games)"""
+    hessian: FloatArray | None
+    """(positions, positions, games)"""
+
+
+def _order_terms(strengths: FloatArray, orders: IndexArray, hessian: bool) -> _Terms:
+    """The Plackett–Luce terms of ``strengths`` (positions, games), averaged over ``orders``.
+
+    For one strict order with ``e = exp(s)`` and tails ``T_j = Σ_{l≥j} e_l``, the log-probability is
+    ``Σ_j s_j − log T_j``; its gradient ``1 − e_a Σ_{j≤a} 1/T_j``; its Hessian
+    ``e_a e_b Σ_{j≤min(a,b)} 1/T_j² − [a=b] e_a Σ_{j≤a} 1/T_j``.
+    """
+    positions, games = strengths.shape
+    total = np.zeros(games)
+    grad = np.zeros_like(strengths)
+    hess = np.zeros((positions, positions, games)) if hessian else None
+    earlier = np.minimum.outer(np.arange(positions), np.arange(positions))
+    diagonal = np.arange(positions)
+    strict = len(orders) == 1  # the identity order: no ties
+    for order in orders:
+        s = strengths if strict else strengths[order]
+        shifted = s - s.max(axis=0)
+        e = np.exp(shifted)
+        tails = np.cumsum(e[::-1], axis=0)[::-1]
+        inverse = 1.0 / tails
+        total += shifted.sum(axis=0) - np.log(tails).sum(axis=0)
+        reach = np.cumsum(inverse, axis=0)
+        if strict:
+            grad = 1.0 - e * reach
+        else:
+            grad[order] += 1.0 - e * reach
+        if hess is not None:
+            reach2 = np.cumsum(inverse * inverse, axis=0)
+            h = e[:, None, :] * e[None, :, :] * reach2[earlier]
+            h[diagonal, diagonal] -= e * reach
+            hess[np.ix_(order, order)] += h
+    count = len(orders)
+    return _Terms(total / count, grad / count, None if hess is None else hess / count)
+
+
+def _compile(
+    finishes: Sequence[Finish], n_items: int, offsets: IndexArray
+) -> list[_Pattern]:
+    """Group games by table size and tie pattern; put rows in finishing order."""
+    zero_slot = n_items + int(offsets[-1])
+    groups = len(offsets) - 1
+    rows: dict[tuple[int, ...], list[tuple[list[int], list[int], int]]] = {}
+    for index, finish in enumerate(finishes):
+        seats = len(finish.items)
+        if seats < 2 or len(finish.ranks) != seats:
+            raise LeaderboardError(f"game {index}: needs at least two seats, each with a place")
+        if not all(0 <= item < n_items for item in finish.items):
+            raise LeaderboardError(f"game {index}: an item outside 0..{n_items - 1}")
+        by_place = sorted(range(seats), key=lambda s: (finish.ranks[s], s))
+        sizes = [len(list(g)) for _, g in itertools.groupby(finish.ranks[s] for s in by_place)]
+        if finish.seat_group >= 0:
+            if finish.seat_group >= groups:
+                raise LeaderboardError(f"game {index}: no seat group {finish.seat_group}")
+            base = n_items + int(offsets[finish.seat_group])
+            if int(offsets[finish.seat_group + 1] - offsets[finish.seat_group]) != seats - 1:
+                raise LeaderboardError(f"game {index}: its seat group is for another table size")
+            seat_params = [zero_slot if s == 0 else base + s - 1 for s in by_place]
+        else:
+            seat_params = [zero_slot] * seats
+        rows.setdefault(tuple(sizes), []).append(
+            ([finish.items[s] for s in by_place], seat_params, index)
+        )
+    return [
+        _Pattern(
+            items=np.array([r[0] for r in group], dtype=np.intp).T.copy(),
+            seat_params=np.array([r[1] for r in group], dtype=np.intp).T.copy(),
+            game_index=np.array([r[2] for r in group], dtype=np.intp),
+            orders=_consistent_orders(sizes),
+        )
+        for sizes, group in rows.items()
+    ]
+
+
+def _consistent_orders(sizes: Sequence[int]) -> IndexArray:
+    """Every column permutation that reorders only within tied groups of these ``sizes``."""
+    count = math.prod(math.factorial(n) for n in sizes)
+    if count > 40_320:
+        raise LeaderboardError(f"a tie among {max(sizes)} seats is too large to rate")
+    starts = np.cumsum([0, *sizes])
+    blocks = [
+        list(itertools.permutations(range(int(a), int(b))))
+        for a, b in zip(starts[:-1], starts[1:], strict=True)
+    ]
+    orders = [list(itertools.chain.from_iterable(parts)) for parts in itertools.product(*blocks)]
+    return np.array(orders, dtype=np.intp)
+
+
+def _components(n_items: int, finishes: Sequence[Finish]) -> IndexArray:
+    """Connected-component label of every item (items are linked by sharing a game)."""
+    parent = list(range(n_items))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for finish in finishes:
+        first = root(finish.items[0])
+        for item in finish.items[1:]:
+            parent[root(item)] = first
+    roots = [root(i) for i in range(n_items)]
+    labels = {r: n for n, r in enumerate(dict.fromkeys(roots))}
+    return np.array([labels[r] for r in roots], dtype=np.intp)
