@@ -52,7 +52,18 @@ def layout(players: int, customers: bool) -> Layout:
         return Layout(players, False, -1, -1, -1, -1, -1, -1, -1, BOSS)
     charmer = THIEF_AT + players - 1
     vip = charmer + players - 1
-    return Layout(players, True, THIEF_AT, charmer, vip, vip + 1, vip + 2, vip + 3, vip + 4, vip + 5)
+    return Layout(
+        players,
+        True,
+        THIEF_AT,
+        charmer,
+        vip,
+        vip + 1,
+        vip + 2,
+        vip + 3,
+        vip + 4,
+        vip + 5,
+    )
 
 
 @cache
@@ -60,10 +71,18 @@ def action_table(players: int, customers: bool) -> ActionTable:
     """The fixed action table for this player count and mode."""
     entries: list[tuple[tuple[Wire, ...], str]] = []
     entries += [(("pick", g), f"pick {g}") for g in GROCERIES]
-    entries += [(("cook", p), f"cook the menu at row position {p} (0 = left)") for p in range(ROW_LIMIT)]
-    entries += [(("add", "sambal"), "add sambal to the dish"), (("add", "kerupuk"), "add kerupuk to the dish")]
+    entries += [
+        (("cook", p), f"cook the menu at row position {p} (0 = left)")
+        for p in range(ROW_LIMIT)
+    ]
+    entries += [
+        (("add", "sambal"), "add sambal to the dish"),
+        (("add", "kerupuk"), "add kerupuk to the dish"),
+    ]
     entries += [(("serve",), "serve the dish"), (("end-turn",), "end the cooking turn")]
-    entries += [(("keep", g), f"keep one {g} for the next cooking phase") for g in GROCERIES]
+    entries += [
+        (("keep", g), f"keep one {g} for the next cooking phase") for g in GROCERIES
+    ]
     entries += [(("keep", "nothing"), "keep nothing")]
     if customers:
         entries += [
@@ -71,10 +90,18 @@ def action_table(players: int, customers: bool) -> ActionTable:
             for k, g in enumerate(GROCERIES[:MAIN_KINDS])
         ]
         others = range(1, players)
-        entries += [(("thief", d), f"play Thief on the player {d} to the left") for d in others]
-        entries += [(("charmer", d), f"play Charmer on the player {d} to the left") for d in others]
+        entries += [
+            (("thief", d), f"play Thief on the player {d} to the left") for d in others
+        ]
+        entries += [
+            (("charmer", d), f"play Charmer on the player {d} to the left")
+            for d in others
+        ]
         entries += [(("vip",), "play VIP: reshuffle the open menus")]
-        entries += [(("security", "use"), "play Security"), (("security", "pass"), "do not play Security")]
+        entries += [
+            (("security", "use"), "play Security"),
+            (("security", "pass"), "do not play Security"),
+        ]
         entries += [
             (("businesswoman", "use"), "play Businesswoman: cook now"),
             (("businesswoman", "pass"), "do not play Businesswoman"),

@@ -11,7 +11,15 @@ from dataclasses import dataclass
 from engine.core import Wire
 
 #: Grocery kinds, in action-table order. Kinds 0-4 are main groceries, 5-6 supplements.
-GROCERIES: tuple[str, ...] = ("beras", "daging", "sayur", "tahu", "petis", "sambal", "kerupuk")
+GROCERIES: tuple[str, ...] = (
+    "beras",
+    "daging",
+    "sayur",
+    "tahu",
+    "petis",
+    "sambal",
+    "kerupuk",
+)
 #: How many of each grocery kind the 40-card grocery deck holds.
 GROCERY_COUNTS: tuple[int, ...] = (8, 9, 7, 7, 5, 2, 2)
 MAIN_KINDS = 5

@@ -19,8 +19,13 @@ class WaroongGame(Game):
     min_players = 3
     max_players = 5
     variants = (
-        Variant(FIVE_STARS, "Waroong Bintang Lima: the regular game, with the 20 customer cards."),
-        Variant(STREET_VENDOR, "Waroong Kali Lima: the basic game, without customer cards."),
+        Variant(
+            FIVE_STARS,
+            "Waroong Bintang Lima: the regular game, with the 20 customer cards.",
+        ),
+        Variant(
+            STREET_VENDOR, "Waroong Kali Lima: the basic game, without customer cards."
+        ),
     )
     knobs: tuple[Knob, ...] = (
         choice_knob(

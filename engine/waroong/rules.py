@@ -46,4 +46,9 @@ def _rules(players: int, variant: str, menus: str, keep_rule: str) -> Rules:
 
 def rules_of(config: MatchConfig) -> Rules:
     """The rules of an already validated ``config``."""
-    return _rules(config.players, config.variant, str(config.knobs["menus"]), str(config.knobs["keep_rule"]))
+    return _rules(
+        config.players,
+        config.variant,
+        str(config.knobs["menus"]),
+        str(config.knobs["keep_rule"]),
+    )

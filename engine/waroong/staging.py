@@ -21,12 +21,16 @@ from .state import NO_CARD, WaroongState
 class _Supply:
     """The cards of one kind-indexed deck not yet placed."""
 
-    def __init__(self, what: str, names: tuple[str, ...], counts: Sequence[int]) -> None:
+    def __init__(
+        self, what: str, names: tuple[str, ...], counts: Sequence[int]
+    ) -> None:
         self.what, self.names, self.left = what, names, list(counts)
 
     def take(self, name: str) -> int:
         if name not in self.names:
-            raise ConfigError(f"no {self.what} named {name!r}; known: {', '.join(self.names)}")
+            raise ConfigError(
+                f"no {self.what} named {name!r}; known: {', '.join(self.names)}"
+            )
         kind = self.names.index(name)
         if self.left[kind] <= 0:
             raise ConfigError(f"more {name!r} placed than the game has")
@@ -43,9 +47,13 @@ class _Supply:
         return [kind for kind, count in enumerate(self.left) for _ in range(count)]
 
 
-def _per_seat(values: Sequence[Sequence[str]], players: int, what: str) -> list[Sequence[str]]:
+def _per_seat(
+    values: Sequence[Sequence[str]], players: int, what: str
+) -> list[Sequence[str]]:
     if len(values) > players:
-        raise ConfigError(f"{what} given for {len(values)} seats, the game has {players}")
+        raise ConfigError(
+            f"{what} given for {len(values)} seats, the game has {players}"
+        )
     return [*values, *([()] * (players - len(values)))]
 
 
@@ -78,15 +86,26 @@ def stage(
     st.priority = priority
     st.rounds = 1
     groceries = _Supply("grocery", GROCERIES, GROCERY_COUNTS)
-    cards = _Supply("customer card", CUSTOMERS, CUSTOMER_COUNTS if rules.customers else [0] * len(CUSTOMERS))
+    cards = _Supply(
+        "customer card",
+        CUSTOMERS,
+        CUSTOMER_COUNTS if rules.customers else [0] * len(CUSTOMERS),
+    )
     dishes = tuple(d.name for d in rules.dishes)
-    menus = _Supply("dish", dishes, [rules.menu_deck.count(d) for d in range(len(dishes))])
+    menus = _Supply(
+        "dish", dishes, [rules.menu_deck.count(d) for d in range(len(dishes))]
+    )
     st.hands = [groceries.counts(h) for h in _per_seat(hands, n, "hands")]
     st.picks = [groceries.counts(p) for p in _per_seat(picks, n, "picks")]
-    st.kept = [NO_CARD if k is None else groceries.take(k) for k in [*kept, *([None] * (n - len(kept)))]]
+    st.kept = [
+        NO_CARD if k is None else groceries.take(k)
+        for k in [*kept, *([None] * (n - len(kept)))]
+    ]
     st.customers = [cards.counts(c) for c in _per_seat(customers, n, "customers")]
     st.row = [menus.take(name) for name in row]
-    st.cooked = [[(menus.take(name), 0, 0) for name in c] for c in _per_seat(cooked, n, "cooked")]
+    st.cooked = [
+        [(menus.take(name), 0, 0) for name in c] for c in _per_seat(cooked, n, "cooked")
+    ]
     top_groceries = [groceries.take(name) for name in grocery_top]
     top_cards = [cards.take(name) for name in customer_top]
     if menu_deck is None:

@@ -4,7 +4,18 @@ from __future__ import annotations
 
 import random
 
-from engine.core import ActionTable, EngineError, Event, MatchConfig, Result, State, Wire, WireMap, ranks_from_keys, seeded_rng
+from engine.core import (
+    ActionTable,
+    EngineError,
+    Event,
+    MatchConfig,
+    Result,
+    State,
+    Wire,
+    WireMap,
+    ranks_from_keys,
+    seeded_rng,
+)
 
 from . import view
 from .actions import (
@@ -57,11 +68,40 @@ class WaroongState(State):
     """
 
     __slots__ = (
-        "config", "log", "rules", "seed", "chance", "draws", "groceries", "discards", "hands",
-        "pending", "picks", "kept", "menus", "row", "boxed", "cooked", "customer_deck", "customers",
-        "used", "phase", "rounds", "priority", "turn", "done", "cooked_now", "dish_pos",
-        "dish_boss", "dish_sup", "react_card", "react_by", "react_target", "offers", "offer_for",
+        "boxed",
+        "chance",
+        "config",
+        "cooked",
+        "cooked_now",
+        "customer_deck",
+        "customers",
+        "discards",
+        "dish_boss",
+        "dish_pos",
+        "dish_sup",
+        "done",
+        "draws",
+        "groceries",
+        "hands",
+        "kept",
+        "log",
+        "menus",
+        "offer_for",
+        "offers",
+        "pending",
+        "phase",
+        "picks",
+        "priority",
         "private",
+        "react_by",
+        "react_card",
+        "react_target",
+        "rounds",
+        "row",
+        "rules",
+        "seed",
+        "turn",
+        "used",
     )  # fmt: skip
 
     config: MatchConfig
@@ -106,7 +146,14 @@ class WaroongState(State):
         """A position with every card out of play and nothing decided (for dealing and staging)."""
         n = rules.players
         st = cls.__new__(cls)
-        st.config, st.log, st.rules, st.seed, st.chance, st.draws = config, [], rules, seed, seed, 0
+        st.config, st.log, st.rules, st.seed, st.chance, st.draws = (
+            config,
+            [],
+            rules,
+            seed,
+            seed,
+            0,
+        )
         st.groceries, st.discards = [], [0] * len(GROCERIES)
         st.hands = [[0] * len(GROCERIES) for _ in range(n)]
         st.pending = [NO_CARD] * n
@@ -146,22 +193,44 @@ class WaroongState(State):
     def clone(self) -> WaroongState:
         """An independent copy (hand-written: lists copied, immutable parts shared)."""
         st = WaroongState.__new__(WaroongState)
-        st.config, st.log, st.rules, st.seed = self.config, self.log.copy(), self.rules, self.seed
+        st.config, st.log, st.rules, st.seed = (
+            self.config,
+            self.log.copy(),
+            self.rules,
+            self.seed,
+        )
         st.chance, st.draws = self.chance, self.draws
         st.groceries, st.discards = self.groceries.copy(), self.discards.copy()
         st.hands = [h.copy() for h in self.hands]
         st.pending = self.pending.copy()
         st.picks = [p.copy() for p in self.picks]
         st.kept = self.kept.copy()
-        st.menus, st.row, st.boxed = self.menus.copy(), self.row.copy(), self.boxed.copy()
+        st.menus, st.row, st.boxed = (
+            self.menus.copy(),
+            self.row.copy(),
+            self.boxed.copy(),
+        )
         st.cooked = [c.copy() for c in self.cooked]
         st.customer_deck = self.customer_deck.copy()
         st.customers = [c.copy() for c in self.customers]
         st.used = self.used.copy()
-        st.phase, st.rounds, st.priority, st.turn = self.phase, self.rounds, self.priority, self.turn
+        st.phase, st.rounds, st.priority, st.turn = (
+            self.phase,
+            self.rounds,
+            self.priority,
+            self.turn,
+        )
         st.done, st.cooked_now = self.done.copy(), self.cooked_now
-        st.dish_pos, st.dish_boss, st.dish_sup = self.dish_pos, self.dish_boss.copy(), self.dish_sup.copy()
-        st.react_card, st.react_by, st.react_target = self.react_card, self.react_by, self.react_target
+        st.dish_pos, st.dish_boss, st.dish_sup = (
+            self.dish_pos,
+            self.dish_boss.copy(),
+            self.dish_sup.copy(),
+        )
+        st.react_card, st.react_by, st.react_target = (
+            self.react_card,
+            self.react_by,
+            self.react_target,
+        )
         st.offers, st.offer_for = self.offers.copy(), self.offer_for
         st.private = self.private
         return st
@@ -198,12 +267,22 @@ class WaroongState(State):
             if seat != self.turn:
                 return []
             have = self.picks[seat]
-            return [KEEP + kind for kind in range(len(GROCERIES)) if have[kind]] + [KEEP_NOTHING]
+            return [KEEP + kind for kind in range(len(GROCERIES)) if have[kind]] + [
+                KEEP_NOTHING
+            ]
         lay = self.rules.layout
         if phase == SECURITY_STEP:
-            return [lay.security_use, lay.security_pass] if seat == self.react_target else []
+            return (
+                [lay.security_use, lay.security_pass]
+                if seat == self.react_target
+                else []
+            )
         if phase == OFFER:
-            return [lay.businesswoman_use, lay.businesswoman_pass] if seat == self.offers[0] else []
+            return (
+                [lay.businesswoman_use, lay.businesswoman_pass]
+                if seat == self.offers[0]
+                else []
+            )
         return []
 
     def _cook_options(self, seat: int) -> list[int]:
@@ -273,14 +352,23 @@ class WaroongState(State):
             if action == self.rules.layout.security_use:
                 self._discard_customer(seat, SECURITY)
                 card = CUSTOMERS[self.react_card]
-                self.note({"type": "security", "seat": seat, "against": card, "by": self.react_by})
+                self.note(
+                    {
+                        "type": "security",
+                        "seat": seat,
+                        "against": card,
+                        "by": self.react_by,
+                    }
+                )
                 self.phase = COOK_STEP
             else:
                 self._resolve_steal()
         elif phase == OFFER:
             if action == self.rules.layout.businesswoman_use:
                 self._discard_customer(seat, BUSINESSWOMAN)
-                self.note({"type": "businesswoman", "seat": seat, "before": self.offer_for})
+                self.note(
+                    {"type": "businesswoman", "seat": seat, "before": self.offer_for}
+                )
                 self.offers = []
                 self._start_turn(seat)
             else:
@@ -297,7 +385,10 @@ class WaroongState(State):
         dishes = self.rules.dishes
         totals = []
         for seat in range(self.rules.players):
-            menu = sum(dishes[d].points + sambal + kerupuk for d, sambal, kerupuk in self.cooked[seat])
+            menu = sum(
+                dishes[d].points + sambal + kerupuk
+                for d, sambal, kerupuk in self.cooked[seat]
+            )
             cards = sum(c * v for c, v in zip(self.customers[seat], CUSTOMER_VALUES))
             totals.append(menu + cards)
         return totals
@@ -309,7 +400,11 @@ class WaroongState(State):
         scores = self.scores()
         cooked = [len(c) for c in self.cooked]
         ranks = ranks_from_keys([(s, m) for s, m in zip(scores, cooked)])
-        detail: WireMap = {"rounds": self.rounds, "end": "menus", "menus_cooked": list(cooked)}
+        detail: WireMap = {
+            "rounds": self.rounds,
+            "end": "menus",
+            "menus_cooked": list(cooked),
+        }
         return Result(tuple(scores), ranks, detail)
 
     def inventory(self) -> dict[str, int]:
@@ -318,8 +413,17 @@ class WaroongState(State):
         groceries += sum(sum(h) for h in self.hands) + sum(sum(p) for p in self.picks)
         groceries += sum(1 for k in self.kept if k >= 0)
         groceries += sum(s + k for c in self.cooked for _, s, k in c)
-        menus = len(self.menus) + len(self.row) + len(self.boxed) + sum(len(c) for c in self.cooked)
-        customers = len(self.customer_deck) + sum(sum(c) for c in self.customers) + sum(self.used)
+        menus = (
+            len(self.menus)
+            + len(self.row)
+            + len(self.boxed)
+            + sum(len(c) for c in self.cooked)
+        )
+        customers = (
+            len(self.customer_deck)
+            + sum(sum(c) for c in self.customers)
+            + sum(self.used)
+        )
         return {"groceries": groceries, "menus": menus, "customers": customers}
 
     def observation(self, seat: int) -> WireMap:
@@ -339,7 +443,9 @@ class WaroongState(State):
         rng.shuffle(st.menus)
         return st
 
-    def _resample_groceries(self, st: WaroongState, others: list[int], rng: random.Random) -> None:
+    def _resample_groceries(
+        self, st: WaroongState, others: list[int], rng: random.Random
+    ) -> None:
         reserved = {o: [0] * len(GROCERIES) for o in others}
         if self.phase == DISH and self.turn in reserved:
             need = reserved[self.turn]
@@ -349,7 +455,9 @@ class WaroongState(State):
         pool = list(st.groceries)
         for o in others:
             pool += expand(st.hands[o])
-            pool += expand([have - keep for have, keep in zip(st.picks[o], reserved[o])])
+            pool += expand(
+                [have - keep for have, keep in zip(st.picks[o], reserved[o])]
+            )
             if st.kept[o] >= 0:
                 pool.append(st.kept[o])
         rng.shuffle(pool)
@@ -357,14 +465,18 @@ class WaroongState(State):
             hand_size = sum(st.hands[o])
             free = sum(st.picks[o]) - sum(reserved[o])
             st.hands[o] = _counts(pool, hand_size, len(GROCERIES))
-            st.picks[o] = [a + b for a, b in zip(_counts(pool, free, len(GROCERIES)), reserved[o])]
+            st.picks[o] = [
+                a + b for a, b in zip(_counts(pool, free, len(GROCERIES)), reserved[o])
+            ]
             if st.kept[o] >= 0:
                 st.kept[o] = pool.pop()
             if st.pending[o] >= 0:
                 st.pending[o] = rng.choice(expand(st.hands[o]))
         st.groceries = pool
 
-    def _resample_customers(self, st: WaroongState, others: list[int], rng: random.Random) -> None:
+    def _resample_customers(
+        self, st: WaroongState, others: list[int], rng: random.Random
+    ) -> None:
         if not self.rules.customers:
             return
         reserved = {o: [0] * len(CUSTOMERS) for o in others}
@@ -378,11 +490,15 @@ class WaroongState(State):
                     reserved[o][BUSINESSWOMAN] = 1
         pool = list(st.customer_deck)
         for o in others:
-            pool += expand([have - keep for have, keep in zip(st.customers[o], reserved[o])])
+            pool += expand(
+                [have - keep for have, keep in zip(st.customers[o], reserved[o])]
+            )
         rng.shuffle(pool)
         for o in others:
             free = sum(st.customers[o]) - sum(reserved[o])
-            st.customers[o] = [a + b for a, b in zip(_counts(pool, free, len(CUSTOMERS)), reserved[o])]
+            st.customers[o] = [
+                a + b for a, b in zip(_counts(pool, free, len(CUSTOMERS)), reserved[o])
+            ]
         st.customer_deck = pool
 
     # ----------------------------------------------------------------- events and chance
@@ -488,7 +604,12 @@ class WaroongState(State):
                 if not self.done[other] and self.customers[other][BUSINESSWOMAN]:
                     offers.append(other)
             if offers:
-                self.phase, self.offers, self.offer_for, self.turn = OFFER, offers, seat, seat
+                self.phase, self.offers, self.offer_for, self.turn = (
+                    OFFER,
+                    offers,
+                    seat,
+                    seat,
+                )
                 return
         self._start_turn(seat)
 
@@ -510,9 +631,15 @@ class WaroongState(State):
             if action == lay.vip:
                 self._vip(seat)
             elif action < lay.charmer:
-                self._aim(seat, THIEF, (seat + action - lay.thief + 1) % self.rules.players)
+                self._aim(
+                    seat, THIEF, (seat + action - lay.thief + 1) % self.rules.players
+                )
             else:
-                self._aim(seat, CHARMER, (seat + action - lay.charmer + 1) % self.rules.players)
+                self._aim(
+                    seat,
+                    CHARMER,
+                    (seat + action - lay.charmer + 1) % self.rules.players,
+                )
 
     def _choose_dish(self, pos: int) -> None:
         have = self.picks[self.turn]
@@ -567,7 +694,9 @@ class WaroongState(State):
             self.discards[kind] += count
             have[kind] = 0
         self.done[seat] = True
-        self.note({"type": "turn-over", "seat": seat, "kept": keep >= 0, "discarded": thrown})
+        self.note(
+            {"type": "turn-over", "seat": seat, "kept": keep >= 0, "discarded": thrown}
+        )
         self._next_turn()
 
     def _end_cooking(self) -> None:
@@ -576,7 +705,13 @@ class WaroongState(State):
         self.groceries[:0] = pile
         self.discards = [0] * len(GROCERIES)
         self.priority = (self.priority + 1) % self.rules.players
-        self.note({"type": "discards-under-deck", "count": len(pile), "priority": self.priority})
+        self.note(
+            {
+                "type": "discards-under-deck",
+                "count": len(pile),
+                "priority": self.priority,
+            }
+        )
         self.shopping()
 
     def _finish(self) -> None:
@@ -624,7 +759,15 @@ class WaroongState(State):
             self.picks[by][kind] += 1
             self.note({"type": "stolen", "by": by, "target": target})
             for s in (by, target):
-                self.note({"type": "stolen-card", "grocery": GROCERIES[kind], "by": by, "target": target}, s)
+                self.note(
+                    {
+                        "type": "stolen-card",
+                        "grocery": GROCERIES[kind],
+                        "by": by,
+                        "target": target,
+                    },
+                    s,
+                )
         else:
             cards = expand(self.customers[target])
             card = cards[self._rng("charmer").randrange(len(cards))]
@@ -632,7 +775,15 @@ class WaroongState(State):
             self.customers[by][card] += 1
             self.note({"type": "charmed", "by": by, "target": target})
             for s in (by, target):
-                self.note({"type": "charmed-card", "customer": CUSTOMERS[card], "by": by, "target": target}, s)
+                self.note(
+                    {
+                        "type": "charmed-card",
+                        "customer": CUSTOMERS[card],
+                        "by": by,
+                        "target": target,
+                    },
+                    s,
+                )
 
 
 def _counts(pool: list[int], size: int, kinds: int) -> list[int]:
@@ -641,4 +792,3 @@ def _counts(pool: list[int], size: int, kinds: int) -> list[int]:
     for _ in range(size):
         counts[pool.pop()] += 1
     return counts
-
