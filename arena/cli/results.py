@@ -82,17 +82,19 @@ def list_command(
         for game in found:
             print(json.dumps(_plain(game)))
         return
-    table = Table("id", "tournament", "seed", "seats", "scores", "ranks", "faults")
+    table = Table("tournament", "seats", "scores", "ranks", "faults")
+    table.add_column("id", no_wrap=True)
+    table.add_column("seed", no_wrap=True)
     for game in found:
         record = game.record
         table.add_row(
-            game.placement.game_id,
             game.tournament,
-            str(record.seed),
             ", ".join(record.bots),
             " ".join(map(str, record.scores)),
             " ".join(map(str, record.ranks)),
             ", ".join(f"{f.seat}:{f.kind.value}" for f in record.faults) or "-",
+            game.placement.game_id,
+            str(record.seed),
         )
     console.print(table)
     console.print(f"{len(found)} games")

@@ -8,9 +8,15 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from arena.cli.common import console, user_errors
-from arena.tournament.config import TournamentConfig, load_config
-from arena.tournament.plan import make_plan
+from arena.cli.common import console, err_console, fail, user_errors
+from arena.cli.results import DEFAULT_DB, DbOpt, TournamentOpt, open_store
+from arena.store.db import Store
+from arena.tournament.cluster import DaskExecutor
+from arena.tournament.config import TournamentConfig, config_from_plain, load_config
+from arena.tournament.display import Display, Tally
+from arena.tournament.executors import Executor, LocalExecutor
+from arena.tournament.plan import effective_concurrency, make_plan
+from arena.tournament.runner import RunSummary, run_tournament
 from arena.tournament.schedule import build_schedule
 
 tournament_app = typer.Typer(
@@ -26,12 +32,21 @@ Concurrency = Annotated[
 ]
 TableSize = Annotated[int | None, typer.Option("--table-size", help="Bots per table.")]
 TimeControlOpt = Annotated[
-    str | None, typer.Option("--time-control", help="BANK+INC[/MOVE] in seconds, e.g. 60+0.5/2.")
+    str | None, typer.Option("--time-control", help="MOVE[+INCREMENT][/BANK][~GRACE], e.g. 1s+100ms/10s.")
 ]
 Strikes = Annotated[int | None, typer.Option("--strikes", help="Faults before a seat is forfeited.")]
 Trusted = Annotated[
     bool | None,
     typer.Option("--trusted/--untrusted", help="Trusted bots keep one process for every deal."),
+]
+
+
+ClusterOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--cluster",
+        help="Play on a Dask cluster, e.g. tcp://scheduler:8786 (needs: pip install 'arena[cluster]').",
+    ),
 ]
 
 
@@ -102,8 +117,126 @@ def plan_command(
 
 
 def _duration(seconds: float) -> str:
-    if seconds == float("inf"):
-        return "unbounded time (no bank and no per-move limit)"
     minutes, secs = divmod(int(round(seconds)), 60)
     hours, minutes = divmod(minutes, 60)
     return f"{hours}h{minutes:02d}m{secs:02d}s"
+
+
+@tournament_app.command("run")
+def run_command(
+    config_path: ConfigArg,
+    db: DbOpt = DEFAULT_DB,
+    cluster: ClusterOpt = None,
+    seed: Seed = None,
+    deals: Deals = None,
+    concurrency: Concurrency = None,
+    table_size: TableSize = None,
+    time_control: TimeControlOpt = None,
+    strikes: Strikes = None,
+    trusted: Trusted = None,
+) -> None:
+    """Play the tournament into the results database; games already stored are not replayed.
+
+    Ctrl-C stops cleanly (games in progress are dropped, never half-stored); run again or use
+    `arena tournament resume` to play the rest.
+
+    Example: arena tournament run examples/tournament.toml --db league.db -j 2
+    """
+    config = read_config(
+        config_path,
+        overrides(
+            seed=seed,
+            deals=deals,
+            concurrency=concurrency,
+            table_size=table_size,
+            time_control=time_control,
+            strikes=strikes,
+            trusted=trusted,
+        ),
+    )
+    with open_store(db, must_exist=False) as store:
+        _play(config, store, cluster)
+
+
+@tournament_app.command("resume")
+def resume_command(
+    db: DbOpt = DEFAULT_DB,
+    tournament: TournamentOpt = None,
+    cluster: ClusterOpt = None,
+    concurrency: Concurrency = None,
+) -> None:
+    """Play exactly the stored tournament's games that are not stored yet (after Ctrl-C or a crash).
+
+    Example: arena tournament resume --db league.db
+    """
+    with open_store(db) as store:
+        with user_errors():
+            row = store.tournament(tournament)
+            plain = dict(row.config)
+            if concurrency is not None:
+                plain["concurrency"] = concurrency
+            config = config_from_plain(plain, source=f"{db}: tournament {row.name!r}")
+        _play(config, store, cluster)
+
+
+@tournament_app.command("status")
+def status_command(db: DbOpt = DEFAULT_DB, tournament: TournamentOpt = None) -> None:
+    """Show how far a stored tournament is: games stored and missing, faults, standings.
+
+    Example: arena tournament status --db league.db
+    """
+    with open_store(db) as store, user_errors():
+        row = store.tournament(tournament)
+        config = config_from_plain(row.config, source=f"{db}: tournament {row.name!r}")
+        schedule = build_schedule(config)
+        stored = store.stored_ids(row.name)
+        tally = Tally(total=len(schedule))
+        for game in store.games(row.name):
+            tally.add(game.record)
+    missing = sum(1 for g in schedule if g.id not in stored)
+    console.print(
+        f"[bold]{row.name}[/]: {tally.done} of {tally.total} games stored, {missing} to play, "
+        f"{tally.faults} faults",
+        highlight=False,
+    )
+    table = Table("bot", "games", "avg rank", "wins", "faults", title="standings")
+    for bot, standing in tally.ordered():
+        table.add_row(bot, str(standing.games), f"{standing.average_rank:.2f}",
+                      str(standing.wins), str(standing.faults))
+    console.print(table)
+
+
+def _play(config: TournamentConfig, store: Store, cluster: str | None) -> None:
+    """Run with the live display; exit 130 on Ctrl-C, 1 if some games could not be played."""
+    total = len(build_schedule(config))
+    display = Display(Tally(total=total), console, config.name)
+    try:
+        with user_errors():
+            executor: Executor = (
+                DaskExecutor(cluster, config.concurrency)
+                if cluster
+                else LocalExecutor(effective_concurrency(config))
+            )
+            with display:
+                summary = run_tournament(config, store, executor, display)
+    except KeyboardInterrupt:
+        stored = len(store.stored_ids(config.name))
+        err_console.print(
+            f"stopped: {stored} of {total} games stored; games in progress were dropped. "
+            f"Play the rest with: arena tournament resume --db {store.path}"
+        )
+        raise typer.Exit(130) from None
+    _report(summary, store)
+
+
+def _report(summary: RunSummary, store: Store) -> None:
+    console.print(
+        f"played {summary.played} games ({summary.already} were already stored); "
+        f"{summary.total - summary.missing} of {summary.total} stored in {store.path}"
+    )
+    if summary.failed:
+        raise fail(
+            f"{summary.failed} games could not be played (see above); "
+            f"`arena tournament resume --db {store.path}` retries them",
+            code=1,
+        )

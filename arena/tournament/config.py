@@ -11,12 +11,13 @@ import hashlib
 import json
 import tomllib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from arena.clock import TimeControl, TimeControlError
+from arena.manifest import BotSpec, ManifestError, resolve_bot
 from arena.tournament import TournamentError
-from arena.tournament.timecontrol import TimeControl, parse_time_control
 from engine.core import ConfigError, KnobValue, MatchConfig
 from engine.registry import get_game
 
@@ -32,25 +33,27 @@ class Format(str, enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class BotEntry:
-    """A bot as a tournament starts it: name, command line, working directory, environment, version."""
+    """A bot of the field: its name in this tournament, what to run, extra environment.
+
+    ``bot`` is what :func:`arena.manifest.resolve_bot` accepts: a built-in bot's name, a command
+    line, or a manifest file (an absolute path once loaded).
+    """
 
     name: str
-    command: tuple[str, ...]
-    workdir: str
+    bot: str
     env: Mapping[str, str] = field(default_factory=dict)
-    version: str = ""
+
+    def spec(self) -> BotSpec:
+        """How to start this bot here (resolved on the machine that runs it).
+
+        Raises :class:`~arena.manifest.ManifestError` if it cannot be resolved.
+        """
+        spec = resolve_bot(self.bot)
+        return replace(spec, name=self.name, env={**spec.env, **self.env})
 
     def to_plain(self) -> dict[str, Any]:
         """The entry as plain data, in the config file's shape (what the store keeps)."""
-        plain: dict[str, Any] = {
-            "name": self.name,
-            "command": list(self.command),
-            "workdir": self.workdir,
-            "env": dict(self.env),
-        }
-        if self.version:
-            plain["version"] = self.version
-        return plain
+        return {"name": self.name, "bot": self.bot, "env": dict(self.env)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,7 +135,7 @@ _TOP_KEYS = {
     "trusted": "true or false",
     "bots": "an array of tables",
 }
-_BOT_KEYS = ("name", "command", "workdir", "env", "version")
+_BOT_KEYS = ("name", "bot", "env")
 
 
 class _Reader:
@@ -195,7 +198,7 @@ _REQUIRED = object()
 def load_config(path: Path, overrides: Mapping[str, Any] | None = None) -> TournamentConfig:
     """Read and validate the TOML file at ``path``; ``overrides`` (same keys) win over the file.
 
-    Relative bot working directories are resolved against the file's folder.
+    Relative paths of bot manifests are resolved against the file's folder.
     """
     try:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -233,8 +236,8 @@ def parse_config(raw: Mapping[str, Any], source: str, base: Path) -> TournamentC
         if not isinstance(value, (bool, int, float, str)):
             raise top.error(f"knobs.{key}", f"expected a string, number or boolean, got {value!r}")
     try:
-        time_control = parse_time_control(top.string("time_control", _REQUIRED))
-    except TournamentError as exc:
+        time_control = TimeControl.parse(top.string("time_control", _REQUIRED))
+    except TimeControlError as exc:
         raise top.error("time_control", str(exc)) from None
     return TournamentConfig(
         name=top.string("name", _REQUIRED),
@@ -266,19 +269,14 @@ def _read_bots(top: _Reader, base: Path) -> tuple[BotEntry, ...]:
         for key, value in env.items():
             if not isinstance(value, str):
                 raise reader.error(f"env.{key}", f"expected a string, got {value!r}")
-        command = reader.strings("command", _REQUIRED)
-        if not command:
-            raise reader.error("command", "must name a program")
-        workdir = base / reader.string("workdir", ".")
-        bots.append(
-            BotEntry(
-                name=reader.string("name", _REQUIRED),
-                command=command,
-                workdir=str(workdir.resolve()),
-                env=dict(env),
-                version=reader.string("version", ""),
-            )
-        )
+        text = reader.string("bot", _REQUIRED).strip()
+        if text.endswith(".toml"):
+            text = str((base / text).resolve())
+        try:
+            spec = resolve_bot(text)
+        except ManifestError as exc:
+            raise reader.error("bot", str(exc)) from None
+        bots.append(BotEntry(reader.string("name", spec.name), text, dict(env)))
     names = [b.name for b in bots]
     for name in names:
         if names.count(name) > 1:

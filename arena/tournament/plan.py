@@ -7,6 +7,7 @@ import os
 import random
 from dataclasses import dataclass
 
+from arena.clock import TimeControl
 from arena.tournament.config import TournamentConfig
 from arena.tournament.schedule import Schedule
 from engine.registry import get_game
@@ -51,10 +52,16 @@ def sample_decisions(config: TournamentConfig, seed: int) -> int:
     return count
 
 
+def max_thinking(control: TimeControl, players: int, decisions: int) -> float:
+    """Upper bound on the thinking time of one game (seconds): every decision takes its whole
+    allowance, grace included, and every seat spends its bank and increments."""
+    return decisions * (control.move + control.increment + control.grace) + players * control.bank
+
+
 def make_plan(config: TournamentConfig, schedule: Schedule) -> Plan:
     """The plan of ``schedule``; the duration bound assumes every bot uses all the time it may."""
     decisions = sample_decisions(config, schedule.games[0].seed)
-    per_game = config.time_control.max_game(config.table_size, decisions)
+    per_game = max_thinking(config.time_control, config.table_size, decisions)
     concurrency = effective_concurrency(config)
     waves = math.ceil(len(schedule) / concurrency)
     return Plan(

@@ -36,7 +36,11 @@ def replay_steps(record: MatchRecord, seat: int | None = None) -> Iterator[Repla
     except EngineError as exc:
         raise TournamentError(f"cannot rebuild the game: {exc}") from None
     since = 0
-    yield ReplayStep("deal", (), state.render(seat), not record.decisions)
+    dealt: list[str] = []
+    if seat is not None:
+        events, since = state.events(seat, since)
+        dealt = [json.dumps(e, default=str) for e in events]
+    yield ReplayStep("deal", tuple(dealt), state.render(seat), not record.decisions)
     for ply, decision in enumerate(record.decisions):
         label = state.action_label(decision.action)
         try:

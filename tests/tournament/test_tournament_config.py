@@ -14,39 +14,46 @@ name = "night"
 game = "wongar"
 table_size = 3
 deals = 2
-time_control = "10+0.5/2"
+time_control = "2s+500ms/10s"
 seed = 7
 
 [[bots]]
 name = "a"
-command = ["python", "-m", "bots.random"]
+bot = "random"
 [[bots]]
 name = "b"
-command = ["python", "-m", "bots.random"]
-workdir = "sub"
-env = { SPEED = "fast" }
-version = "2"
+bot = "random"
+env = { ARENA_SEED = "2" }
 [[bots]]
 name = "c"
-command = ["python", "-m", "bots.random"]
+bot = "mine.toml"
 [[bots]]
-name = "d"
-command = ["python", "-m", "bots.random"]
+bot = "random"
+"""
+
+
+MANIFEST = """
+name = "mine"
+version = "3"
+command = ["sh", "-c", "exit 0"]
 """
 
 
 def write(tmp_path: Path, text: str) -> Path:
+    (tmp_path / "mine.toml").write_text(MANIFEST)
     path = tmp_path / "league.toml"
     path.write_text(text)
     return path
 
 
-def test_good_config_loads_with_defaults_and_resolved_workdir(tmp_path: Path) -> None:
+def test_good_config_loads_with_defaults_and_resolved_manifest(tmp_path: Path) -> None:
     config = load_config(write(tmp_path, GOOD))
     assert config.format is Format.ROUND_ROBIN
-    assert [b.name for b in config.bots] == ["a", "b", "c", "d"]
-    assert config.bot("b").workdir == str((tmp_path / "sub").resolve())
-    assert config.bot("b").env == {"SPEED": "fast"}
+    assert [b.name for b in config.bots] == ["a", "b", "c", "random"]
+    assert config.bot("c").bot == str(tmp_path / "mine.toml")
+    spec = config.bot("c").spec()
+    assert (spec.name, spec.version, spec.command) == ("c", "3", ("sh", "-c", "exit 0"))
+    assert config.bot("b").spec().env == {"ARENA_SEED": "2"}
     assert config.time_control.bank == 10 and config.time_control.move == 2
     assert config.strikes == 3 and config.concurrency == 0 and not config.trusted
 
@@ -71,10 +78,12 @@ def test_overrides_win_and_are_validated(tmp_path: Path) -> None:
         (("seed = 7", "seed = 7\ncolour = 'red'"), r"league.toml: colour: unknown key"),
         (("deals = 2", 'deals = "two"'), r"deals: expected a whole number, got str"),
         (("table_size = 3", "table_size = 5"), r"table_size: 5 is larger than the field of 4"),
-        (('version = "2"', 'version = "2"\nspeed = 1'), r"bots\[1\].speed: unknown key"),
-        (('workdir = "sub"', "workdir = 3"), r"bots\[1\].workdir: expected a string, got int"),
+        (('ARENA_SEED = "2" }', 'ARENA_SEED = "2" }\nspeed = 1'), r"bots\[1\].speed: unknown key"),
+        (('bot = "mine.toml"', "bot = 3"), r"bots\[2\].bot: expected a string, got int"),
+        (('bot = "mine.toml"', 'bot = "absent.toml"'), r"bots\[2\].bot: .*does not exist"),
+        (('ARENA_SEED = "2"', "ARENA_SEED = 2"), r"bots\[1\].env.ARENA_SEED: expected a string"),
         (("seed = 7", "seed = 7\ntrusted = 1"), r"trusted: expected true or false, got int"),
-        (('"10+0.5/2"', '"ten minutes"'), r"time_control: .*expected BANK\+INC"),
+        (('"2s+500ms/10s"', '"ten minutes"'), r"time_control: .*does not parse"),
         (('name = "b"', 'name = "a"'), r"bot name 'a' appears more than once"),
         (("seed = 7", "seed = 7\nformat = 'swiss'"), r"format: must be one of round-robin, gauntlet"),
         (("seed = 7", "seed = 7\ncandidates = ['a']"), r"candidates: only a gauntlet"),

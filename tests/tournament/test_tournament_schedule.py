@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from arena.tournament.config import BotEntry, Format, TournamentConfig
 from arena.tournament.schedule import build_schedule, repeated_deals
-from arena.tournament.timecontrol import TimeControl
+from arena.clock import TimeControl
 
 
 def make_config(
@@ -26,12 +26,12 @@ def make_config(
         format=Format.ROUND_ROBIN,
         candidates=(),
         deals=deals,
-        time_control=TimeControl(10, 0.5, 1),
+        time_control=TimeControl(1.0, 0.5, 10.0),
         strikes=3,
         seed=seed,
         concurrency=0,
         trusted=trusted,
-        bots=tuple(BotEntry(f"bot{i}", ("x",), "/") for i in range(bots)),
+        bots=tuple(BotEntry(f"bot{i}", "random") for i in range(bots)),
     )
     return replace(config, **extra)  # type: ignore[arg-type]
 

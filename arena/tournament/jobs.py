@@ -1,0 +1,62 @@
+"""What travels between the runner and whoever plays its matches (worker processes or a cluster).
+
+Plain, picklable values only: a :class:`MatchJob` out, a :class:`JobDone` or :class:`JobFailed` back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from arena.tournament.config import BotEntry, TournamentConfig
+from arena.tournament.schedule import ScheduledGame
+
+
+@dataclass(frozen=True, slots=True)
+class MatchJob:
+    """One scheduled game with everything needed to play it anywhere.
+
+    ``bots[s]`` is the entry for seat ``s``; ``generation`` says which bot processes may play it.
+    """
+
+    game_id: str
+    generation: int
+    game: str
+    variant: str | None
+    knobs: tuple[tuple[str, Any], ...]
+    seed: int
+    bots: tuple[BotEntry, ...]
+    time_control: str
+    strikes: int
+
+    @classmethod
+    def of(cls, config: TournamentConfig, game: ScheduledGame) -> MatchJob:
+        """The job for ``game`` of ``config``'s schedule."""
+        return cls(
+            game_id=game.id,
+            generation=game.generation,
+            game=config.game,
+            variant=config.variant,
+            knobs=tuple(sorted(config.knobs.items())),
+            seed=game.seed,
+            bots=tuple(config.bot(name) for name in game.bots),
+            time_control=str(config.time_control),
+            strikes=config.strikes,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class JobDone:
+    """A played game: the match record's wire form and, per seat, the bot process that played it."""
+
+    game_id: str
+    record: dict[str, Any]
+    processes: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class JobFailed:
+    """A game that could not be played at all (not a bot fault: those are in the record)."""
+
+    game_id: str
+    reason: str

@@ -1,0 +1,104 @@
+"""Long-lived bot processes for one runner worker, kept within their process generation.
+
+A process is launched for one ``(bot, generation)`` and only ever seated in games of that
+generation; the schedule puts each deal at most once in a generation, so no process meets a deal
+twice. Jobs reach a worker in schedule order (generations ascending), so when a job of a newer
+generation arrives every older process is closed. A process that died or faulted out is closed
+and replaced by a fresh one the next time its bot is needed.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import defaultdict
+from pathlib import Path
+from types import TracebackType
+
+from arena.handle import BotHandle
+from arena.manifest import BotSpec
+from protocols.transport import Hub
+
+
+class BotPool:
+    """Idle bot handles by ``(bot name, generation)`` on one hub. A context manager; closes all."""
+
+    def __init__(self, hub: Hub, log_dir: Path) -> None:
+        self.hub = hub
+        self.log_dir = log_dir
+        self.launched = 0
+        self._idle: dict[tuple[str, int], list[BotHandle]] = defaultdict(list)
+        self._labels: dict[int, str] = {}
+        self._open: dict[int, BotHandle] = {}
+        self._generation = 0
+
+    def __enter__(self) -> BotPool:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def seat(self, specs: list[BotSpec], generation: int) -> list[BotHandle]:
+        """A handle per spec for a game of ``generation``: an idle live process of that bot and
+        generation where there is one, else a new one (new ones start together).
+
+        A bot that cannot start comes back as a handle with ``failure`` set (the referee records
+        the fault and forfeits the seat).
+        """
+        if generation > self._generation:
+            self._retire_before(generation)
+        handles: list[BotHandle | None] = [self._reuse(spec.name, generation) for spec in specs]
+        missing = [i for i, h in enumerate(handles) if h is None]
+        fresh = BotHandle.launch_all([specs[i] for i in missing], self.hub, self.log_dir)
+        for i, handle in zip(missing, fresh):
+            self.launched += 1
+            self._open[id(handle)] = handle
+            if handle.failure is None:
+                self._labels[id(handle)] = f"{os.getpid()}.{self.launched}"
+            handles[i] = handle
+        return [h for h in handles if h is not None]
+
+    def _reuse(self, name: str, generation: int) -> BotHandle | None:
+        idle = self._idle[(name, generation)]
+        while idle:
+            handle = idle.pop()
+            if handle.alive():
+                return handle
+            self._close(handle)
+        return None
+
+    def label(self, handle: BotHandle) -> str:
+        """A name for the process behind ``handle``, unique among every process this runner started
+        (a restart inside the handle gets a new name)."""
+        base = self._labels.get(id(handle))
+        if base is None:
+            return "failed"
+        return f"{base}.{handle.starts}"
+
+    def give_back(self, handle: BotHandle, generation: int) -> None:
+        """Return a handle after a game: kept if still usable, else closed."""
+        if handle.failure is None and handle.alive():
+            self._idle[(handle.name, generation)].append(handle)
+        else:
+            self._close(handle)
+
+    def _retire_before(self, generation: int) -> None:
+        for key in [k for k in self._idle if k[1] < generation]:
+            for handle in self._idle.pop(key):
+                self._close(handle)
+        self._generation = generation
+
+    def _close(self, handle: BotHandle) -> None:
+        handle.close()
+        self._labels.pop(id(handle), None)
+        self._open.pop(id(handle), None)
+
+    def close(self) -> None:
+        """Close every process this pool started, idle or seated. Idempotent."""
+        self._idle.clear()
+        for handle in list(self._open.values()):
+            self._close(handle)

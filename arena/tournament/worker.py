@@ -1,0 +1,107 @@
+"""Playing jobs: in a long-lived local worker process (bots reused by generation), or one job
+with fresh bots (on a cluster worker)."""
+
+from __future__ import annotations
+
+import ctypes
+import logging
+import os
+import queue
+import signal
+import sys
+import tempfile
+from multiprocessing.queues import Queue
+from pathlib import Path
+from types import FrameType
+
+from arena import __version__
+from arena.clock import TimeControl
+from arena.errors import ArenaError
+from arena.referee import FaultPolicy, play_match
+from arena.tournament.jobs import JobDone, JobFailed, MatchJob
+from arena.tournament.pool import BotPool
+from engine.core import EngineError
+from engine.registry import get_game
+from protocols.errors import ProtocolError
+from protocols.transport import Hub
+
+log = logging.getLogger(__name__)
+
+#: Seconds between checks, while idle, that the runner is still there.
+IDLE_POLL = 0.5
+_PR_SET_PDEATHSIG = 1
+
+Outcome = JobDone | JobFailed
+
+
+def play_in_pool(pool: BotPool, job: MatchJob) -> Outcome:
+    """Play ``job`` with processes from ``pool``; a setup error is a :class:`JobFailed`."""
+    try:
+        game = get_game(job.game)
+        config = game.configure(len(job.bots), job.variant, dict(job.knobs))
+        control = TimeControl.parse(job.time_control)
+        specs = [entry.spec() for entry in job.bots]
+    except (ArenaError, EngineError) as exc:
+        return JobFailed(job.game_id, str(exc))
+    handles = pool.seat(specs, job.generation)
+    labels = tuple(pool.label(h) for h in handles)
+    try:
+        record = play_match(
+            game, config, job.seed, handles, control, FaultPolicy(job.strikes), match_id=job.game_id
+        )
+    except (ArenaError, ProtocolError) as exc:
+        return JobFailed(job.game_id, f"{type(exc).__name__}: {exc}")
+    finally:
+        for handle in handles:
+            pool.give_back(handle, job.generation)
+    return JobDone(job.game_id, record.to_wire(), labels)
+
+
+def play_fresh(job: MatchJob) -> Outcome:
+    """Play ``job`` with bots started for it alone and closed after (used on cluster workers)."""
+    with (
+        Hub(server=f"arena {__version__}") as hub,
+        tempfile.TemporaryDirectory(prefix="arena-logs-") as logs,
+        BotPool(hub, Path(logs)) as pool,
+    ):
+        return play_in_pool(pool, job)
+
+
+def worker_main(jobs: Queue[MatchJob | None], results: Queue[Outcome], parent: int) -> None:
+    """A local worker: play jobs from ``jobs`` until ``None``, reusing bot processes.
+
+    Leaves (closing every bot) on SIGTERM, or when the runner process ``parent`` is gone. Ctrl-C is
+    the runner's to handle, so SIGINT is ignored here.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _exit_on_signal)
+    _die_with_parent()
+    with (
+        Hub(server=f"arena {__version__}") as hub,
+        tempfile.TemporaryDirectory(prefix="arena-logs-") as logs,
+        BotPool(hub, Path(logs)) as pool,
+    ):
+        while True:
+            try:
+                job = jobs.get(timeout=IDLE_POLL)
+            except queue.Empty:
+                if os.getppid() != parent:
+                    return
+                continue
+            if job is None:
+                return
+            results.put(play_in_pool(pool, job))
+
+
+def _exit_on_signal(signum: int, frame: FrameType | None) -> None:
+    raise SystemExit(128 + signum)
+
+
+def _die_with_parent() -> None:
+    """Ask Linux to send SIGTERM when the runner dies (the idle poll covers other systems)."""
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+        except (OSError, AttributeError):
+            log.debug("prctl unavailable; relying on the idle poll")
