@@ -9,6 +9,25 @@ Cards (ids used in observations are names): groceries ``beras daging sayur tahu 
 ``sambal kerupuk`` (supplements); customers ``boss-beras .. boss-petis thief security charmer
 businesswoman vip celebrity``; dishes by name (the row lists ``[name, points, groceries]``).
 
+Action table (``GAME.action_table(config)``; ids fixed per player count and mode)
+--------------------------------------------------------------------------------
+=======  =====================================  ==============================================
+ids      form                                   when
+=======  =====================================  ==============================================
+0-6      ``("pick", grocery)``                  draft, a kind in one's hand
+7-12     ``("cook", position)``                 own turn, main step: start a dish at row pos
+13-14    ``("add", "sambal"|"kerupuk")``        dish under construction
+15       ``("serve",)``                         dish under construction
+16       ``("end-turn",)``                      own turn, main step
+17-23    ``("keep", grocery)``                  after ``end-turn``, if allowed to keep
+24       ``("keep", "nothing")``                likewise
+25-29    ``("boss", grocery)``                  Five Stars, dish under construction
+30-      ``("thief", d)``, ``("charmer", d)``   Five Stars, main step; ``d`` = 1 .. players-1
+then     ``("vip",)``                           Five Stars, main step
+then     ``("security", "use"|"pass")``         Five Stars, the target of a Thief/Charmer
+then     ``("businesswoman", "use"|"pass")``    Five Stars, offered at the start of a turn
+=======  =====================================  ==============================================
+
 Decision flow
 -------------
 1. Shopping (no decision): one menu opens at the left of the row (a row over 6 boxes its far-right
@@ -73,7 +92,7 @@ from a chance seed and a running count, so a match replays exactly from its deci
 (other seats' hands, picks, pending picks, kept cards and customer cards, the grocery and customer
 decks), keeping every count, reshuffles the menu deck, and reseeds future chance. It keeps what a
 pending decision needs (a dish's groceries, a Security or Businesswoman being asked) but does not
-remember the draft hands the seat saw pass by.
+remember the draft hands the seat saw pass by, nor which cards it saw stolen.
 """
 
 from __future__ import annotations
