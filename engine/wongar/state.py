@@ -575,12 +575,16 @@ class WongarState(State):
     # ------------------------------------------------------------------ ritual cards
 
     def _draw(self, s: int, count: int) -> None:
-        """Basic game: ``count`` blind draws for ``s``, each Scorpion resolved and replaced."""
+        """Basic game: ``count`` blind draws for ``s``, each Scorpion resolved and replaced.
+
+        A draw finds no card when neither the pile nor the discards hold any card but Scorpions.
+        """
         for _ in range(count):
             card = self._pop_pile()
             while card == _R_SCORP:
                 self._ritual_scorpion(s)
-                card = self._pop_pile()
+                # Only Scorpions left to draw: stop rather than cycle through them for ever.
+                card = self._pop_pile() if any(self.discard) or _R_SCORP != min(self.pile, default=_R_SCORP) else -1
             if card < 0:
                 self.log.append(Event(None, {"type": "draw", "seat": s, "card": None}))
                 return
