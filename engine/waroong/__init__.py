@@ -67,7 +67,9 @@ Settled where the rules are vague
   grocery; Charmer steals uniformly from the target's customer cards, only from a seat holding one.
   The stolen card is the thief's at once. Customer cards are played only at the main step of one's
   own turn (never while a dish is under construction).
-* Businesswoman does not change who holds priority; priority always passes left.
+* "Has not cooked this phase" (Businesswoman) means has not had its cooking turn yet. Several
+  holders are asked one at a time, clockwise; Businesswoman does not change who holds priority,
+  which always passes left.
 * With the customer deck empty nothing is drawn; with the grocery deck short, each is dealt
   ``deck // players`` (at most 6). Used customer cards score nothing; unused ones score 1,
   Celebrity 3. Ties: most menus cooked, then shared.

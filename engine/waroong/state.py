@@ -102,7 +102,7 @@ class WaroongState(State):
         "seed",
         "turn",
         "used",
-    )  # fmt: skip
+    )
 
     config: MatchConfig
     log: list[Event]
