@@ -1,0 +1,172 @@
+"""The values a leaderboard is made of: what was rated, how, and every table it publishes.
+
+Ratings are on the Elo scale (points, mean 1500 within each connected group); shares are fractions in
+0..1; places are fractional finishing places (1 best; tied seats share the mean of the places they
+span); latencies are seconds.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from engine.core import Wire
+
+
+class Flag(str, enum.Enum):
+    """Why a bot's rating deserves a second look."""
+
+    UNBEATEN = "unbeaten"
+    """It never finished below another bot: without the prior its rating would be infinite."""
+    WINLESS = "winless"
+    """It never finished above another bot: without the prior its rating would be minus infinity."""
+    PRIOR_BOUND = "prior-bound"
+    """Its group splits into parts one of which never finished below the other; the gap between
+    them, and so this bot's rating, is finite only because of the prior."""
+    FEW_GAMES = "few-games"
+    """It played fewer games than the settings' ``few_games`` threshold."""
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentInfo:
+    """What was rated: a name, the settings to publish (plain data), and whether play is still going."""
+
+    name: str
+    settings: Mapping[str, Wire] = field(default_factory=dict)
+    provisional: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class RatingSettings:
+    """How ratings are fitted.
+
+    ``prior_sd`` is the standard deviation (Elo points) of the Gaussian prior on every rating and
+    seat term about the mean; ``anchor`` pins one bot at ``anchor_elo`` (its group shifts with it);
+    ``bootstrap_samples`` resamples give ``confidence`` intervals; ``seed`` makes them repeatable.
+    """
+
+    seat_terms: bool = True
+    prior_sd: float = 1000.0
+    anchor: str | None = None
+    anchor_elo: float = 1500.0
+    bootstrap_samples: int = 200
+    confidence: float = 0.95
+    seed: int = 0
+    few_games: int = 20
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """One bot's line: rating with its interval, the cross-check, and its results.
+
+    ``score`` is the share of points against the opponents met (each other seat of each game: 1 for
+    finishing above it, 1/2 for a tie); ``win_share`` the share of games won (a shared win split);
+    ``los_next`` the likelihood that this bot is stronger than the next one down (``None`` for the
+    last line or when the next is in another group); ``faults`` counts faults and forfeits.
+    """
+
+    rank: int
+    bot: str
+    elo: float
+    ci_low: float
+    ci_high: float
+    pairwise_elo: float
+    games: int
+    score: float
+    average_place: float
+    win_share: float
+    faults: int
+    los_next: float | None
+    group: int
+    flags: tuple[Flag, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Meeting:
+    """``bot`` against ``opponent`` over every game they shared: ``points`` of ``meetings`` for ``bot``."""
+
+    bot: str
+    opponent: str
+    meetings: int
+    points: float
+
+
+@dataclass(frozen=True, slots=True)
+class SeatAdvantage:
+    """How seat ``seat`` fared at ``players``-seat tables of ``game``.
+
+    ``elo`` is the fitted seat term in Elo points against the average seat of that table (``None``
+    when seat terms are off).
+    """
+
+    game: str
+    players: int
+    seat: int
+    games: int
+    average_place: float
+    win_share: float
+    elo: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class FaultCounts:
+    """A bot's faults by kind, and the games it forfeited."""
+
+    bot: str
+    timeout: int = 0
+    illegal: int = 0
+    crash: int = 0
+    malformed: int = 0
+    start: int = 0
+    forfeits: int = 0
+
+    @property
+    def total(self) -> int:
+        """Every fault and forfeit."""
+        return self.timeout + self.illegal + self.crash + self.malformed + self.start + self.forfeits
+
+
+@dataclass(frozen=True, slots=True)
+class Latency:
+    """A bot's reply times in seconds over its ``decisions`` (fallbacks excluded); ``None`` if none."""
+
+    bot: str
+    decisions: int
+    p50: float | None
+    p90: float | None
+    p99: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class Leaderboard:
+    """Everything published about a set of results.
+
+    ``standings`` are best first; ``los[i][j]`` is the likelihood that standing ``i`` is stronger than
+    standing ``j`` (``None`` across groups); ``groups`` lists the bots of each group of the field
+    connected through results (ratings compare only within a group); ``blocks`` counts the resampled
+    units (duplicate blocks, or games).
+    """
+
+    tournament: TournamentInfo | None
+    settings: RatingSettings
+    games: int
+    blocks: int
+    standings: tuple[Standing, ...]
+    los: tuple[tuple[float | None, ...], ...]
+    head_to_head: tuple[Meeting, ...]
+    seat_advantage: tuple[SeatAdvantage, ...]
+    faults: tuple[FaultCounts, ...]
+    latency: tuple[Latency, ...]
+    groups: tuple[tuple[str, ...], ...]
+
+    @property
+    def provisional(self) -> bool:
+        """Whether the tournament was still running when rated."""
+        return self.tournament is not None and self.tournament.provisional
+
+    @property
+    def title(self) -> str:
+        """A heading for the published forms."""
+        name = self.tournament.name if self.tournament is not None else "Leaderboard"
+        return f"{name} (provisional)" if self.provisional else name
