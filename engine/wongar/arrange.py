@@ -124,11 +124,10 @@ def stack_on_top(state: WongarState, where: str, cards: Sequence[TerritoryCard])
 
 
 def leave_in_stack(state: WongarState, where: str, count: int) -> None:
-    """Take all but the top ``count`` cards out of the stack of ``where`` into seat 0's taken cards."""
+    """Put all but the top ``count`` cards of the stack of ``where`` back into the box (out of the game)."""
     t = territory(state, where)
     stack = state.stacks[t]
-    for card in stack[: len(stack) - count]:
-        state.taken[card] += 1
+    state.territory_box += len(stack) - count
     del stack[: len(stack) - count]
     state.bottom_known[t] = min(state.bottom_known[t], len(stack))
 

@@ -136,7 +136,7 @@ def test_last_card_of_a_stack_ends_after_the_round() -> None:
     assert state.is_over()
     detail = state.result().detail
     assert (detail["rounds"], detail["end"], detail["scorpion_space"]) == (1, "stack", 1)
-    assert detail["bonus"] == [24, 0, 0, 0], "leave_in_stack gave seat 0 the other 14 Emu cards"
+    assert detail["bonus"] == [8, 8, 8, 8], "one Disc card each: all tied"
 
 
 def test_track_stays_on_its_last_space() -> None:
