@@ -81,13 +81,13 @@ def check_limits(frame: bytes, limits: Limits = DEFAULT_LIMITS) -> None:
             raise ProtocolError("frame ends in the middle of a value")
         first = frame[pos]
         pos += 1
-        count = 0
+        items = per = 0
         if first <= 0x7F or first >= 0xE0:
             pass
         elif first <= 0x8F:
-            count = 2 * (first & 0x0F)
+            items, per = first & 0x0F, 2
         elif first <= 0x9F:
-            count = first & 0x0F
+            items, per = first & 0x0F, 1
         elif first <= 0xBF:
             pos += _string(first & 0x1F, limits)
         elif first in _SCALAR_TAIL:
@@ -99,16 +99,15 @@ def check_limits(frame: bytes, limits: Limits = DEFAULT_LIMITS) -> None:
             shape, per = _CONTAINERS[first]
             items = _read(frame, pos, shape)
             pos += shape.size
+        else:
+            raise ProtocolError(f"byte 0x{first:02x} at offset {pos - 1} is not allowed")
+        pending[-1] -= 1
+        if items:
             if items > limits.max_items:
                 raise ProtocolError(
                     f"container of {items} items exceeds the limit of {limits.max_items}"
                 )
-            count = per * items
-        else:
-            raise ProtocolError(f"byte 0x{first:02x} at offset {pos - 1} is not allowed")
-        pending[-1] -= 1
-        if count:
-            pending.append(count)
+            pending.append(per * items)
             if len(pending) - 1 > max_depth:
                 raise ProtocolError(f"nesting deeper than the limit of {max_depth}")
         while pending and pending[-1] == 0:

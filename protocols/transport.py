@@ -173,15 +173,15 @@ class Hub:
         """
         deadline = time.monotonic() + timeout
         while True:
-            remaining = deadline - time.monotonic()
-            if not self._socket.poll(max(0, int(remaining * 1000 + 0.999)), zmq.POLLIN):
-                return None
-            parts = self._socket.recv_multipart()
-            incoming = self._accept(parts)
-            if incoming is not None:
+            handled, incoming = self._receive_one(deadline - time.monotonic())
+            if incoming is not None or not handled:
                 return incoming
-            if time.monotonic() >= deadline:
-                return None
+
+    def _receive_one(self, timeout: float) -> tuple[bool, Incoming | None]:
+        """Handle at most one frame within ``timeout`` s: (whether one came, what to return)."""
+        if not self._socket.poll(max(0, int(timeout * 1000 + 0.999)), zmq.POLLIN):
+            return False, None
+        return True, self._accept(self._socket.recv_multipart())
 
     def wait_connected(self, peers: list[Peer], timeout: float) -> list[Peer]:
         """Wait until every peer has said hello or ``timeout`` seconds pass; the ones still missing.
@@ -194,7 +194,7 @@ class Hub:
             remaining = deadline - time.monotonic()
             if not missing or remaining <= 0:
                 return missing
-            incoming = self.receive(remaining)
+            _, incoming = self._receive_one(remaining)
             if incoming is not None:
                 log.info("%s: dropped %r while waiting for handshakes", incoming.peer.label, incoming.message)
 

@@ -1,0 +1,154 @@
+"""The codec: every message round-trips; anything malformed is a ProtocolError, never a crash."""
+
+from __future__ import annotations
+
+import msgpack
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from protocols.codec import DEFAULT_LIMITS, TRUSTED_LIMITS, Limits, check_limits, decode, encode
+from protocols.errors import ProtocolError
+from protocols.messages import (
+    Act,
+    Action,
+    Bye,
+    ClockMs,
+    End,
+    Error,
+    Hello,
+    Message,
+    Ping,
+    Pong,
+    Start,
+    Welcome,
+)
+
+CLOCK = ClockMs(200, 5000, 100)
+EXAMPLES: list[Message] = [
+    Hello(1, "mybot", "2.1", "9f2c"),
+    Welcome(1, "arena 0.1.0"),
+    Start("m-1", "wongar", 1, "basic", {"board": "a"}, 1, 3, 2**64 - 1,
+          [[0, ["pass"], "pass"], [1, ["take", "Emu"], "take Emu"]], CLOCK, 50),
+    Act(7, 1, 12, {"hand": ["Emu"], "nested": {"x": [1, 2.5, None, True]}}, (0, 4, 9),
+        [{"type": "took", "seat": 0}], CLOCK),
+    Action(7, 4),
+    Action(8, 4, seat=2, info={"eval": 0.5, "pv": [1, 2]}),
+    End("m-1", 1, (7, 9, 3), (2, 1, 3), (2,), []),
+    Ping(3),
+    Pong(3),
+    Bye("done"),
+    Error("unknown token"),
+    Error("cannot decide", seq=5),
+]
+
+
+@pytest.mark.parametrize("message", EXAMPLES, ids=lambda m: type(m).__name__)
+def test_every_message_round_trips(message: Message) -> None:
+    assert decode(encode(message)) == message
+    assert decode(encode(message), TRUSTED_LIMITS) == message
+
+
+def raw(body: object) -> bytes:
+    frame: bytes = msgpack.packb(body, use_bin_type=True)
+    return frame
+
+
+@pytest.mark.parametrize(
+    ("frame", "fragment"),
+    [
+        (b"", "ends in the middle"),
+        (b"\xc1", "not allowed"),
+        (raw([1, 2]), "must be a map"),
+        (raw({"type": "shout"}), "unknown message type 'shout'"),
+        (raw({"seq": 1}), "unknown message type None"),
+        (raw({"type": "action", "seq": 1}), "action: missing field 'action'"),
+        (raw({"type": "action", "seq": "1", "action": 2}), "field 'seq' must be an integer, not str"),
+        (raw({"type": "action", "seq": True, "action": 2}), "field 'seq' must be an integer, not bool"),
+        (raw({"type": "action", "seq": 1, "action": 2, "info": [1]}), "'info' must be a map"),
+        (raw({"type": "act", "seq": 1, "seat": 0, "ply": 0, "observation": {}, "legal": [1, "x"],
+              "events": [], "clock": {"move_ms": 1, "bank_ms": 0, "increment_ms": 0}}),
+         "'legal' must be an array of integers"),
+        (raw({"type": "act", "seq": 1, "seat": 0, "ply": 0, "observation": {}, "legal": [1],
+              "events": [], "clock": {"move_ms": 1}}), "act.clock: missing field 'bank_ms'"),
+        (raw({"type": "ping", "seq": 1}) + b"\x00", "1 bytes after the end"),
+        (raw({"type": "ping", "seq": 1})[:-1], "ends in the middle"),
+        (msgpack.packb(msgpack.ExtType(1, b"xx")), "not allowed"),
+        (raw({1: 2}), "not valid msgpack"),
+        (b"\x82\xa4type\xa4ping\xa3seq\xc4", "ends in the middle of a header"),
+    ],
+)
+def test_malformed_frames_say_what_is_wrong(frame: bytes, fragment: str) -> None:
+    with pytest.raises(ProtocolError) as caught:
+        decode(frame)
+    assert fragment in str(caught.value)
+
+
+def test_invalid_utf8_is_malformed() -> None:
+    frame = b"\x81\xa4type\xa2\xff\xfe"
+    with pytest.raises(ProtocolError, match="not valid msgpack"):
+        decode(frame)
+
+
+def test_limits_are_enforced_before_unpacking() -> None:
+    small = Limits(max_frame=64, max_depth=3, max_items=4, max_string=8)
+    with pytest.raises(ProtocolError, match="frame of 65 bytes exceeds the limit of 64"):
+        check_limits(b"\x00" * 65, small)
+    with pytest.raises(ProtocolError, match="nesting deeper than the limit of 3"):
+        check_limits(raw([[[[1]]]]), small)
+    check_limits(raw([[[1]]]), small)
+    with pytest.raises(ProtocolError, match="container of 5 items exceeds the limit of 4"):
+        check_limits(raw(list(range(5))), small)
+    with pytest.raises(ProtocolError, match="container of 20 items exceeds the limit of 4"):
+        check_limits(raw(list(range(20))), small)
+    with pytest.raises(ProtocolError, match="string of 9 bytes exceeds the limit of 8"):
+        check_limits(raw("x" * 9), small)
+    # A header announcing a huge array is refused from the header alone, without allocating it.
+    with pytest.raises(ProtocolError, match="container of 4294967295 items"):
+        check_limits(b"\xdd\xff\xff\xff\xff", DEFAULT_LIMITS)
+
+
+def test_default_depth_limit_refuses_deep_info() -> None:
+    nested: list[object] = []
+    for _ in range(40):
+        nested = [nested]
+    frame = raw({"type": "action", "seq": 1, "action": 0, "info": {"deep": nested}})
+    with pytest.raises(ProtocolError, match="nesting deeper than the limit of 32"):
+        decode(frame)
+
+
+def test_trusted_limits_still_bound_size_and_lengths() -> None:
+    with pytest.raises(ProtocolError, match="exceeds the limit"):
+        decode(b"\x00" * (TRUSTED_LIMITS.max_frame + 1), TRUSTED_LIMITS)
+    with pytest.raises(ProtocolError, match="not valid msgpack"):
+        decode(raw({"type": "bye", "reason": "x" * (TRUSTED_LIMITS.max_string + 1)}), TRUSTED_LIMITS)
+
+
+def test_unknown_fields_are_ignored() -> None:
+    assert decode(raw({"type": "pong", "seq": 4, "extra": [1, 2]})) == Pong(4)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.binary(max_size=200))
+def test_arbitrary_bytes_raise_only_protocol_error(frame: bytes) -> None:
+    try:
+        decode(frame)
+    except ProtocolError:
+        pass
+
+
+wire_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**63), 2**64 - 1) | st.floats(allow_nan=False)
+    | st.text(max_size=10),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner, max_size=4),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.dictionaries(st.sampled_from(["type", "seq", "action", "seat", "info", "message"]), wire_values))
+def test_arbitrary_maps_raise_only_protocol_error(body: dict[str, object]) -> None:
+    try:
+        decode(raw(body))
+    except ProtocolError:
+        pass

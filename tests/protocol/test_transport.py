@@ -1,0 +1,145 @@
+"""The hub and the SDK over real sockets: handshakes, tokens, tcp, CURVE, ping and bye."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+
+import msgpack
+import pytest
+import zmq
+
+from protocols.codec import decode, encode
+from protocols.messages import Act, Action, Bye, ClockMs, Error, Hello, Welcome
+from protocols.transport import ENV_ENDPOINT, ENV_SERVER_KEY, ENV_TOKEN, CurveKeys, Hub
+
+RANDOM_BOT = [sys.executable, "-m", "bots.random"]
+
+
+def start_bot(args: list[str], env: dict[str, str] | None = None) -> subprocess.Popen[str]:
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("ARENA_")}
+    return subprocess.Popen(RANDOM_BOT + args, env={**clean, **(env or {})},
+                            stderr=subprocess.PIPE, text=True)
+
+
+@pytest.fixture()
+def raw_dealer() -> Iterator[zmq.Socket[bytes]]:
+    context = zmq.Context()
+    socket = context.socket(zmq.DEALER)
+    socket.setsockopt(zmq.LINGER, 0)
+    yield socket
+    socket.close()
+    context.term()
+
+
+def test_sdk_bot_handshakes_answers_and_leaves_on_bye() -> None:
+    with Hub() as hub:
+        peer = hub.expect("r")
+        bot = start_bot([], {ENV_ENDPOINT: hub.endpoint, ENV_TOKEN: peer.token})
+        try:
+            assert hub.wait_connected([peer], 10) == []
+            assert (peer.name, peer.version) == ("random", "1")
+            assert hub.ping(peer, 5) is not None
+            hub.send(peer, Act(hub.next_seq(), 0, 0, {}, (3, 8), [], ClockMs(100, 0, 0)))
+            incoming = hub.receive(5)
+            assert incoming is not None and incoming.peer is peer
+            assert isinstance(incoming.message, Action) and incoming.message.action in (3, 8)
+            hub.send(peer, Bye("done"))
+            assert bot.wait(5) == 0
+        finally:
+            bot.kill()
+            bot.wait()
+
+
+def test_remote_bot_over_tcp_with_token_arguments() -> None:
+    with Hub("tcp://127.0.0.1:*") as hub:
+        assert hub.endpoint.startswith("tcp://127.0.0.1:")
+        peer = hub.expect("remote")
+        bot = start_bot(["--endpoint", hub.endpoint, "--token", peer.token])
+        try:
+            assert hub.wait_connected([peer], 10) == []
+            assert hub.ping(peer, 5) is not None
+        finally:
+            bot.kill()
+            bot.wait()
+
+
+def test_wrong_token_is_refused_and_the_bot_says_why() -> None:
+    with Hub("tcp://127.0.0.1:*") as hub:
+        peer = hub.expect("expected")
+        bot = start_bot(["--endpoint", hub.endpoint, "--token", "not-the-token"])
+        try:
+            assert hub.wait_connected([peer], 1.0) == [peer]
+            assert bot.wait(10) == 1
+            assert bot.stderr is not None
+            assert "refused by the referee: unknown token" in bot.stderr.read()
+        finally:
+            bot.kill()
+            bot.wait()
+
+
+def test_bot_without_settings_exits_2() -> None:
+    bot = start_bot([])
+    _, err = bot.communicate(timeout=10)
+    assert bot.returncode == 2 and "ARENA_ENDPOINT" in err
+
+
+def exchange(hub: Hub, socket: zmq.Socket[bytes], body: Hello) -> object:
+    socket.send(encode(body))
+    assert hub.receive(0.3) is None  # a hello is answered by the hub, never returned
+    assert socket.poll(5000)
+    return decode(socket.recv())
+
+
+def test_handshake_refusals(raw_dealer: zmq.Socket[bytes]) -> None:
+    with Hub() as hub:
+        peer = hub.expect("x")
+        raw_dealer.connect(hub.endpoint)
+        refused = exchange(hub, raw_dealer, Hello(2, "future", "1", peer.token))
+        assert isinstance(refused, Error) and "protocol version 2 is not supported" in refused.message
+        assert exchange(hub, raw_dealer, Hello(1, "ok", "1", peer.token)) == Welcome(1, "arena")
+        raw_dealer.send(msgpack.packb({"type": "pong", "seq": 1}))
+        incoming = hub.receive(2)
+        assert incoming is not None and incoming.peer is peer
+        other = zmq.Context.instance().socket(zmq.DEALER)
+        other.setsockopt(zmq.LINGER, 0)
+        try:
+            other.connect(hub.endpoint)
+            other.send(encode(Hello(1, "thief", "1", peer.token)))
+            assert hub.receive(0.3) is None  # handled by the hub, not returned
+            assert other.poll(5000)
+            taken = decode(other.recv())
+            assert isinstance(taken, Error) and "already connected" in taken.message
+        finally:
+            other.close()
+
+
+def test_malformed_frame_from_a_peer_is_reported_with_the_peer(raw_dealer: zmq.Socket[bytes]) -> None:
+    with Hub() as hub:
+        peer = hub.expect("x")
+        raw_dealer.connect(hub.endpoint)
+        assert exchange(hub, raw_dealer, Hello(1, "ok", "1", peer.token)) == Welcome(1, "arena")
+        raw_dealer.send(b"\xc1")
+        incoming = hub.receive(5)
+        assert incoming is not None and incoming.peer is peer and incoming.message is None
+        assert incoming.error is not None and "0xc1" in str(incoming.error)
+
+
+@pytest.mark.skipif(not zmq.has("curve"), reason="libzmq without CURVE")
+def test_curve_encrypted_remote_bot() -> None:
+    keys = CurveKeys.generate()
+    with Hub("tcp://127.0.0.1:*", curve=keys) as hub:
+        peer = hub.expect("secure")
+        plain = hub.expect("plain")
+        env = {ENV_SERVER_KEY: keys.public.decode()}
+        secure = start_bot(["--endpoint", hub.endpoint, "--token", peer.token], env)
+        unencrypted = start_bot(["--endpoint", hub.endpoint, "--token", plain.token])
+        try:
+            assert hub.wait_connected([peer, plain], 1.5) == [plain]
+            assert hub.ping(peer, 5) is not None
+        finally:
+            for bot in (secure, unencrypted):
+                bot.kill()
+                bot.wait()
