@@ -103,7 +103,7 @@ def test_handshake_refusals(raw_dealer: zmq.Socket[bytes]) -> None:
         raw_dealer.send(msgpack.packb({"type": "pong", "seq": 1}))
         incoming = hub.receive(2)
         assert incoming is not None and incoming.peer is peer
-        other = zmq.Context.instance().socket(zmq.DEALER)
+        other: zmq.Socket[bytes] = zmq.Context.instance().socket(zmq.DEALER)
         other.setsockopt(zmq.LINGER, 0)
         try:
             other.connect(hub.endpoint)
