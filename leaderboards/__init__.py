@@ -1,1 +1,29 @@
-"""Ratings from stored results, and publishing them."""
+"""Ratings from stored results, and publishing them.
+
+``build_leaderboard(records, tournament, settings)`` rates match records into a :class:`Leaderboard`;
+``render_table``/``render_markdown``/``render_json``/``render_html`` give its published forms and
+``publish(board, out_dir)`` writes ``index.html``, ``leaderboard.md`` and ``leaderboard.json``.
+"""
+
+from leaderboards.build import build_leaderboard, deal_block
+from leaderboards.errors import LeaderboardError
+from leaderboards.model import Leaderboard, RatingSettings, TournamentInfo
+from leaderboards.publish import publish
+from leaderboards.render_html import render_html
+from leaderboards.render_json import render_json
+from leaderboards.render_markdown import render_markdown
+from leaderboards.render_table import render_table
+
+__all__ = [
+    "Leaderboard",
+    "LeaderboardError",
+    "RatingSettings",
+    "TournamentInfo",
+    "build_leaderboard",
+    "deal_block",
+    "publish",
+    "render_html",
+    "render_json",
+    "render_markdown",
+    "render_table",
+]

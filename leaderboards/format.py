@@ -1,0 +1,44 @@
+"""How numbers read in every published form (terminal, Markdown, HTML): one place, one style."""
+
+from __future__ import annotations
+
+from leaderboards.model import Standing
+
+MISSING = "—"
+
+
+def elo(value: float) -> str:
+    """A rating in Elo points, one decimal."""
+    return f"{value:.1f}"
+
+
+def margin(standing: Standing) -> str:
+    """The interval as distances below and above the rating: ``−12.3/+14.0``."""
+    return f"−{standing.elo - standing.ci_low:.1f}/+{standing.ci_high - standing.elo:.1f}"
+
+
+def share(value: float | None) -> str:
+    """A fraction as a percentage, one decimal; a dash if unknown."""
+    return MISSING if value is None else f"{100 * value:.1f}%"
+
+
+def place(value: float) -> str:
+    """A mean finishing place, two decimals."""
+    return f"{value:.2f}"
+
+
+def milliseconds(seconds: float | None) -> str:
+    """A duration given in seconds, shown in milliseconds with one decimal; a dash if unknown."""
+    return MISSING if seconds is None else f"{1000 * seconds:.1f}"
+
+
+def signed_elo(value: float | None) -> str:
+    """A rating difference with its sign; a dash if unknown."""
+    return MISSING if value is None else f"{value:+.1f}"
+
+
+def bot_label(standing: Standing) -> str:
+    """The bot's name followed by its flags, if any."""
+    if not standing.flags:
+        return standing.bot
+    return f"{standing.bot} ({', '.join(flag.value for flag in standing.flags)})"
