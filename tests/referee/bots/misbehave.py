@@ -13,6 +13,7 @@ stale       sends a reply with an old ``seq`` before every correct reply
 wrong-seat  claims another seat in every reply
 deep        puts a 100-level nested list in ``info``
 stubborn    ignores ``bye`` and SIGTERM, and keeps a child process in its group
+echo        behaves, and reports the ``act``'s ``ply`` in ``info``
 """
 
 from __future__ import annotations
@@ -67,6 +68,8 @@ def main() -> None:
             socket.send(msgpack.packb({**reply, "seq": message["seq"] - 1}))
         elif mode == "wrong-seat":
             reply["seat"] = message["seat"] + 1
+        elif mode == "echo":
+            reply["info"] = {"ply": message["ply"]}
         elif mode == "deep":
             nested: list[object] = []
             for _ in range(100):
