@@ -60,6 +60,11 @@ def set_supply(state: WongarState, seat: int, disc: int, cube: int, cylinder: in
         state.pieces[seat * 3 + k] += extra
 
 
+def skip_opening_placement(state: WongarState) -> None:
+    """Initiated: leave the opening pieces in supply and go straight to round 1 on :meth:`begin`."""
+    state.setup_left[:] = [0] * len(state.setup_left)
+
+
 def set_hand(state: WongarState, seat: int, cards: Sequence[RitualCard]) -> None:
     """Give ``seat`` exactly ``cards``: its hand goes under the pile, the cards come from the pile."""
     for r in range(5):
@@ -148,5 +153,6 @@ def _find(state: WongarState, t: int, card: int) -> int:
 
 __all__ = [
     "clear_board", "discard_from_pile", "leave_in_stack", "pile_on_top", "set_face_up",
-    "set_hand", "set_pieces", "set_scorpion_aside", "set_supply", "stack_on_top", "staged", "territory",
+    "set_hand", "set_pieces", "set_scorpion_aside", "set_supply", "skip_opening_placement", "stack_on_top", "staged",
+    "territory",
 ]

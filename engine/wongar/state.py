@@ -234,10 +234,10 @@ class WongarState(State):
                 self.pieces[t * n * 3 + code] += 1
 
     def begin(self) -> None:
-        """Start play: the Initiated opening placement, or the first round."""
+        """Start play: the Initiated opening placement (if pieces remain to place), or the first round."""
         if self.pending != Pending.NOT_STARTED:
             raise EngineError("the game has already begun")
-        if self.initiated:
+        if self.initiated and any(self.setup_left):
             self.pending = _SETUP_PLACE
             self.actor = self.ancestor_owner
         else:
