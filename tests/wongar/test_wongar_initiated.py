@@ -106,6 +106,8 @@ def test_figure_cards_replace_taking_and_are_used_once() -> None:
     state = initiated()
     clear_board(state)
     set_pieces(state, "Kangaroo", 2, cube=1)
+    for where in ("Emu", "Serpent", "Goanna"):
+        stack_on_top(state, where, [T.DISC])
     state.begin()
     act(state, "choose", "Disc")
     assert offered(state)[-2:] == [("play_card", "Ancestor"), ("play_card", "Elder")]
@@ -124,10 +126,10 @@ def test_figure_cards_replace_taking_and_are_used_once() -> None:
     assert state.round == 2
     act(state, "choose", "Disc")
     assert state.start == 1, "seat 0 held the Ancestor and the Boomerang: the Ancestor passed left"
-    while state.to_move() != (0,):
-        act(state, "take", next(f[1] for f in offered(state) if f[0] == "take"))
-        if decision(state) == "piece_extra":
-            act(state, "stop")
+    for where in ("Emu", "Serpent", "Goanna"):
+        act(state, "take", where)
+        act(state, "stop")
+    assert state.to_move() == (0,)
     assert offered(state)[-1] == ("play_card", "Elder")
     act(state, "play_card", "Elder")
     assert decision(state) == "elder_move"
