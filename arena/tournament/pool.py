@@ -10,6 +10,7 @@ and replaced by a fresh one the next time its bot is needed.
 from __future__ import annotations
 
 import os
+import signal
 from collections import defaultdict
 from pathlib import Path
 from types import TracebackType
@@ -53,13 +54,18 @@ class BotPool:
             self._retire_before(generation)
         handles: list[BotHandle | None] = [self._reuse(spec.name, generation) for spec in specs]
         missing = [i for i, h in enumerate(handles) if h is None]
-        fresh = BotHandle.launch_all([specs[i] for i in missing], self.hub, self.log_dir)
-        for i, handle in zip(missing, fresh):
-            self.launched += 1
-            self._open[id(handle)] = handle
-            if handle.failure is None:
-                self._labels[id(handle)] = f"{os.getpid()}.{self.launched}"
-            handles[i] = handle
+        # SIGTERM waits until the new processes are registered, so close() can still reach them.
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+        try:
+            fresh = BotHandle.launch_all([specs[i] for i in missing], self.hub, self.log_dir)
+            for i, handle in zip(missing, fresh):
+                self.launched += 1
+                self._open[id(handle)] = handle
+                if handle.failure is None:
+                    self._labels[id(handle)] = f"{os.getpid()}.{self.launched}"
+                handles[i] = handle
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
         return [h for h in handles if h is not None]
 
     def _reuse(self, name: str, generation: int) -> BotHandle | None:

@@ -1,0 +1,61 @@
+"""A runner killed with SIGKILL mid-run, then resumed, stores exactly the uninterrupted results."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from tournament_helpers import league_toml, processes_with, results, run_arena
+
+
+def stored_count(db: Path) -> int:
+    try:
+        with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
+            return int(conn.execute("SELECT count(*) FROM games").fetchone()[0])
+    except sqlite3.Error:
+        return 0
+
+
+def wait_until(condition: object, timeout: float) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if callable(condition) and condition():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def test_sigkilled_runner_resumes_to_the_same_results(
+    tmp_path: Path, marker: str, reference_db: Path
+) -> None:
+    config = tmp_path / "league.toml"
+    config.write_text(league_toml(marker))
+    db = tmp_path / "k.db"
+    code = "from arena.cli.app import main; main()"
+    runner = subprocess.Popen(
+        [sys.executable, "-c", code, "tournament", "run", str(config), "--db", str(db)],
+        cwd=tmp_path,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        assert wait_until(lambda: stored_count(db) >= 3, timeout=90), "runner made no progress"
+        os.kill(runner.pid, signal.SIGKILL)
+    finally:
+        runner.kill()
+        runner.wait()
+    before = stored_count(db)
+    assert 3 <= before < 12, f"kill landed mid-run ({before} stored)"
+    assert wait_until(lambda: processes_with(marker) == [], timeout=20), "orphaned bot processes"
+
+    resumed = run_arena("tournament", "resume", "--db", str(db), cwd=tmp_path)
+    assert resumed.returncode == 0, resumed.stderr
+    assert f"played {12 - before} games ({before} were already stored)" in resumed.stdout
+    assert results(db) == results(reference_db)
+    again = run_arena("tournament", "resume", "--db", str(db), cwd=tmp_path)
+    assert "played 0 games (12 were already stored)" in again.stdout

@@ -1,0 +1,72 @@
+"""Helpers for tournament tests: a small Wongar league of seeded random bots."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from arena.store.db import Store
+
+
+def run_arena(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """Run the ``arena`` command line in a fresh interpreter."""
+    code = "from arena.cli.app import main; main()"
+    return subprocess.run(
+        [sys.executable, "-c", code, *args], cwd=cwd, capture_output=True, text=True, timeout=120
+    )
+
+
+def league_toml(marker: str, bots: int = 4, table_size: int = 3, concurrency: int = 2) -> str:
+    """A round-robin of ``bots`` seeded random bots; ``marker`` tags their processes' environment."""
+    lines = [
+        'name = "league"',
+        'game = "wongar"',
+        f"table_size = {table_size}",
+        "deals = 1",
+        'time_control = "2s/20s"',
+        "seed = 2026",
+        f"concurrency = {concurrency}",
+    ]
+    for i in range(bots):
+        lines += [
+            "[[bots]]",
+            f'name = "r{i}"',
+            'bot = "random"',
+            f'env = {{ ARENA_SEED = "{i}", ARENA_TEST_MARKER = "{marker}" }}',
+        ]
+    return "\n".join(lines) + "\n"
+
+
+def processes_with(marker: str) -> list[int]:
+    """Pids of running processes whose environment carries ``marker``."""
+    found = []
+    needle = f"ARENA_TEST_MARKER={marker}".encode()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            environ = (entry / "environ").read_bytes()
+            state = (entry / "stat").read_text().split(") ", 1)[1][0]
+        except OSError:
+            continue
+        if needle in environ.split(b"\0") and state != "Z":
+            found.append(int(entry.name))
+    return found
+
+
+def results(path: Path) -> dict[str, tuple[object, ...]]:
+    """Every stored game of a database as comparable data (everything but timings)."""
+    with Store(path) as store:
+        return {
+            g.placement.game_id: (
+                g.placement,
+                g.record.seed,
+                g.record.bots,
+                tuple((d.seat, d.action, d.fallback) for d in g.record.decisions),
+                g.record.faults,
+                g.record.scores,
+                g.record.ranks,
+            )
+            for g in store.games()
+        }
