@@ -1,0 +1,109 @@
+"""Engine speed: seeded random playouts of every registered game, variant and player count.
+
+Prints, per configuration: decisions per second (``legal_actions`` + ``apply``, the random pick
+included, setup excluded), games per second (setup included), mean decisions and rounds per game
+(rounds from ``result.detail["rounds"]`` where a game reports them), and how the games ended
+(counts of ``result.detail["end"]``).
+
+    python benchmarks/engine_speed.py                 # every game, 20 games per configuration
+    python benchmarks/engine_speed.py --game wongar --games 100
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass
+
+from rich.console import Console
+from rich.table import Table
+
+from engine.core import Game, MatchConfig
+from engine.registry import games
+
+
+@dataclass(frozen=True)
+class Figures:
+    """Measured figures of one configuration."""
+
+    config: MatchConfig
+    games: int
+    decisions: int
+    play_seconds: float
+    total_seconds: float
+    rounds: int | None
+    ends: Counter[str]
+
+
+def measure(game: Game, config: MatchConfig, count: int, seed: int) -> Figures:
+    """Play ``count`` seeded random games of ``config`` and time them."""
+    decisions = 0
+    play = 0.0
+    rounds: int | None = 0
+    ends: Counter[str] = Counter()
+    start_all = time.perf_counter()
+    for index in range(count):
+        state = game.start(config, seed + index)
+        pick = random.Random(seed * 1_000_003 + index).random
+        started = time.perf_counter()
+        while not state.is_over():
+            movers = state.to_move()
+            seat = movers[int(pick() * len(movers))]
+            legal = state.legal_actions(seat)
+            state.apply(seat, legal[int(pick() * len(legal))])
+            decisions += 1
+        play += time.perf_counter() - started
+        detail = state.result().detail
+        played = detail.get("rounds")
+        rounds = rounds + played if rounds is not None and isinstance(played, int) else None
+        ends[str(detail.get("end", "?"))] += 1
+    return Figures(config, count, decisions, play, time.perf_counter() - start_all, rounds, ends)
+
+
+def configurations(name_filter: str | None) -> list[tuple[Game, MatchConfig]]:
+    """Every (game, config) with default knobs, optionally only games whose name contains the filter."""
+    return [
+        (game, game.configure(players, variant.name))
+        for key, game in games().items()
+        if name_filter is None or name_filter in key
+        for variant in game.variants
+        for players in range(game.min_players, game.max_players + 1)
+    ]
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark and print the table; exit status 2 for a filter that matches nothing."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--games", type=int, default=20, help="games per configuration (default 20)")
+    parser.add_argument("--game", default=None, help="only games whose name@version contains this")
+    parser.add_argument("--seed", type=int, default=1, help="first seed (default 1)")
+    args = parser.parse_args(argv)
+    if args.games < 1:
+        parser.error("--games must be at least 1")
+    setups = configurations(args.game)
+    if not setups:
+        known = ", ".join(games()) or "none"
+        print(f"no registered game matches {args.game!r}; known: {known}", file=sys.stderr)
+        return 2
+    table = Table(title=f"Random playouts, {args.games} games per configuration (one core)")
+    for column in ("game", "variant", "players", "decisions/s", "games/s", "decisions/game",
+                   "rounds/game", "ends"):
+        table.add_column(column, justify="left" if column in ("game", "variant", "ends") else "right")
+    for game, config in setups:
+        f = measure(game, config, args.games, args.seed)
+        rounds = "-" if f.rounds is None else f"{f.rounds / f.games:.1f}"
+        ends = ", ".join(f"{end} {n}" for end, n in sorted(f.ends.items()))
+        table.add_row(
+            config.key, config.variant, str(config.players),
+            f"{f.decisions / f.play_seconds:,.0f}", f"{f.games / f.total_seconds:,.1f}",
+            f"{f.decisions / f.games:.0f}", rounds, ends,
+        )
+    Console(width=None if sys.stdout.isatty() else 150).print(table)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
