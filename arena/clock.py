@@ -60,8 +60,8 @@ class TimeControl:
         match = _GRAMMAR.fullmatch(text.strip())
         if match is None:
             raise TimeControlError(
-                f"time control {text!r} does not parse; write MOVE[+INCREMENT][/BANK][~GRACE] "
-                "with units ms, s or m, e.g. 200ms, 1s+100ms/10s or 0s+1s/1m~20ms"
+                f"time control {text!r} does not parse; write MOVE, then optionally +INCREMENT, "
+                "/BANK and ~GRACE, each with a unit ms, s or m: e.g. 200ms, 1s+100ms/10s or 0s+1s/1m~20ms"
             )
         parts = {k: parse_duration(v) for k, v in match.groupdict().items() if v is not None}
         return cls(**parts)

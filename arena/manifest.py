@@ -82,7 +82,14 @@ def resolve_bot(text: str) -> BotSpec:
     except ValueError as exc:
         raise ManifestError(f"cannot split bot command {text!r}: {exc}") from None
     _check_executable(command[0], None, text)
-    return BotSpec(Path(command[0]).name, command)
+    return BotSpec(_name_of(command), command)
+
+
+def _name_of(command: tuple[str, ...]) -> str:
+    """A short name for a command line: its script's stem (``python3 mybot.py``), else the program's."""
+    if len(command) > 1 and not command[1].startswith("-"):
+        return Path(command[1]).stem
+    return Path(command[0]).name
 
 
 def load_manifest(path: Path) -> BotSpec:

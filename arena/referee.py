@@ -110,10 +110,10 @@ class _Match:
         book = self.seats[seat]
         self.faults.append(Fault(seat, kind, len(self.decisions), detail))
         book.strikes += 1
-        log.warning("%s seat %d %s: %s", self.match_id, seat, kind.value, detail)
+        log.info("%s seat %d %s: %s", self.match_id, seat, kind.value, detail)
         if kind in (FaultKind.CRASH, FaultKind.START) or book.strikes >= self.policy.strikes:
             if not book.forfeited:
-                log.warning("%s seat %d (%s) forfeited", self.match_id, seat, book.handle.name)
+                log.info("%s seat %d (%s) forfeited", self.match_id, seat, book.handle.name)
             book.forfeited = True
 
     def begin(self) -> None:
@@ -214,7 +214,7 @@ class _Match:
             return _Reply(elapsed, fault=FaultKind.TIMEOUT,
                           detail=f"reply after {elapsed * 1000:.0f} ms, limit {limit * 1000:.0f} ms")
         if message.seat is not None and message.seat != seat:
-            log.warning("%s: %s claimed seat %d", self.match_id, incoming.peer.label, message.seat)
+            log.warning("%s: %s claimed seat %d; refused", self.match_id, incoming.peer.label, message.seat)
             return _Reply(elapsed, fault=FaultKind.MALFORMED,
                           detail=f"reply claims seat {message.seat}, but it plays seat {seat}")
         if message.action not in legal:

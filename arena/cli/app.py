@@ -8,6 +8,8 @@ from typing import Annotated
 import typer
 
 from arena import __version__
+from arena.cli.bot import bot_app
+from arena.cli.play import play_command
 from arena.cli.results import games_app, replay_command
 from arena.cli.tournament import tournament_app
 
@@ -44,6 +46,8 @@ def root(
 app.add_typer(games_app, name="games")
 app.command("replay")(replay_command)
 app.add_typer(tournament_app, name="tournament")
+app.command("play")(play_command)
+app.add_typer(bot_app, name="bot")
 
 
 def main() -> None:

@@ -1,0 +1,111 @@
+"""``arena play``: one match between bots, optionally watched, with a result table."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.live import Live
+from rich.markup import escape
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from arena.cli.common import console, fail, user_errors
+from arena.clock import TimeControl
+from arena.manifest import BotSpec, resolve_bot
+from arena.record import DecisionRecord, MatchRecord
+from arena.referee import FaultPolicy, run_match
+from engine.core import ConfigError, State
+from engine.registry import get_game
+
+
+def parse_knobs(pairs: list[str]) -> dict[str, object]:
+    """``name=value`` strings as a map; raises :class:`ConfigError` for a pair without ``=``."""
+    knobs: dict[str, object] = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name.strip():
+            raise ConfigError(f"--knob expects NAME=VALUE, not {pair!r}")
+        knobs[name.strip()] = value
+    return knobs
+
+
+def play_command(
+    game: Annotated[str, typer.Argument(help="The game, e.g. wongar (see arena games).")],
+    bot: Annotated[
+        list[str],
+        typer.Option("--bot", "-b", help="A bot per seat: a built-in name, a command, or a manifest .toml."),
+    ],
+    variant: Annotated[str | None, typer.Option("--variant", help="The game variant.")] = None,
+    knob: Annotated[list[str], typer.Option("--knob", "-k", help="A rules knob, NAME=VALUE.")] = [],  # noqa: B006
+    seed: Annotated[int | None, typer.Option("--seed", help="The deal's seed (random if omitted).")] = None,
+    tc: Annotated[
+        str, typer.Option("--tc", help="Time control MOVE[+INCREMENT][/BANK][~GRACE], e.g. 200ms or 1s+100ms/10s.")
+    ] = "1s",
+    strikes: Annotated[int, typer.Option("--strikes", help="Faults before a seat is forfeited.")] = 3,
+    watch: Annotated[bool, typer.Option("--watch", help="Show the board after every decision.")] = False,
+    delay: Annotated[float, typer.Option("--delay", help="Seconds to pause per decision when watching.")] = 0.1,
+    record: Annotated[Path | None, typer.Option("--record", help="Write the match record here (JSON).")] = None,
+    logs: Annotated[Path | None, typer.Option("--logs", help="Keep the bots' output in this folder.")] = None,
+) -> None:
+    """Play one match, one bot per seat, and print the result.
+
+    Examples:
+      arena play wongar --bot random --bot random --bot random
+      arena play waroong -b random -b "python3 mybot.py" -b bots/mine.toml --tc 1s+100ms/10s --watch
+    """
+    with user_errors():
+        chosen = get_game(game)
+        specs = [resolve_bot(b) for b in bot]
+        config = chosen.configure(len(specs), variant, parse_knobs(knob))
+        control = TimeControl.parse(tc)
+        policy = FaultPolicy(strikes)
+    if delay < 0:
+        raise fail("--delay cannot be negative")
+    seed = random.randrange(2**32) if seed is None else seed
+    if watch:
+        with Live(console=console, auto_refresh=False) as live:
+            def show(state: State, decision: DecisionRecord) -> None:
+                live.update(_board(state, decision, specs), refresh=True)
+                time.sleep(delay)
+
+            result = run_match(chosen, config, seed, specs, control, policy, log_dir=logs, on_decision=show)
+    else:
+        result = run_match(chosen, config, seed, specs, control, policy, log_dir=logs)
+    if record is not None:
+        try:
+            record.write_text(json.dumps(result.to_wire(), indent=1))
+        except OSError as exc:
+            raise fail(f"cannot write the record to {record}: {exc}") from None
+    console.print(result_table(result))
+    for fault in result.faults:
+        console.print(f"[yellow]fault[/] seat {fault.seat} ({escape(result.bots[fault.seat])}) "
+                      f"{fault.kind.value} at decision {fault.ply}: {escape(fault.detail)}", highlight=False)
+
+
+def _board(state: State, decision: DecisionRecord, specs: list[BotSpec]) -> Panel:
+    label = state.action_label(decision.action)
+    how = " (fallback)" if decision.fallback else f" in {decision.elapsed * 1000:.1f} ms"
+    title = f"seat {decision.seat} ({specs[decision.seat].name}): {label}{how}"
+    return Panel(Text(state.render()), title=title, title_align="left")
+
+
+def result_table(record: MatchRecord) -> Table:
+    """The result of one match: each seat's bot, score, place, faults and reply times."""
+    table = Table(title=f"{record.game}@{record.version} {record.variant}  seed {record.seed}  "
+                        f"{len(record.decisions)} decisions in {record.duration:.2f} s")
+    for column in ("seat", "bot", "score", "place", "faults", "median ms", "max ms"):
+        table.add_column(column, justify="left" if column == "bot" else "right")
+    for seat, name in enumerate(record.bots):
+        times = sorted(d.elapsed for d in record.decisions if d.seat == seat and not d.fallback)
+        median = f"{times[len(times) // 2] * 1000:.1f}" if times else "-"
+        worst = f"{times[-1] * 1000:.1f}" if times else "-"
+        faults = sum(1 for f in record.faults if f.seat == seat)
+        place = str(record.ranks[seat]) + (" (forfeit)" if seat in record.forfeited else "")
+        table.add_row(str(seat), name, str(record.scores[seat]), place, str(faults), median, worst)
+    return table

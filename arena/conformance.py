@@ -1,0 +1,148 @@
+"""``arena bot check``: play a bot through everything the protocol asks and list every breach.
+
+The bot under test is started once per seat; the copies handshake, answer pings, play several
+matches in the same processes (start, many decisions, end), answer pings again, and must exit on
+``bye``. Each fault the referee records becomes a :class:`Breach` with what to fix.
+"""
+
+from __future__ import annotations
+
+import statistics
+import tempfile
+from contextlib import ExitStack
+from dataclasses import dataclass
+from pathlib import Path
+
+from arena.clock import TimeControl
+from arena.handle import BotHandle, close_all
+from arena.manifest import BotSpec
+from arena.record import FaultKind
+from arena.referee import FaultPolicy, play_match
+from engine.core import Game, MatchConfig
+from protocols.transport import Hub
+
+#: Seconds a bot has to leave after ``bye`` before it counts as a breach.
+BYE_GRACE = 1.0
+PING_TIMEOUT = 2.0
+
+_FIXES = {
+    FaultKind.START: "connect a DEALER socket to $ARENA_ENDPOINT and send hello with $ARENA_TOKEN "
+    "(SPEC.md §1, §3)",
+    FaultKind.TIMEOUT: "answer every act within clock.move_ms + clock.bank_ms, echoing its seq "
+    "(SPEC.md §4, §5)",
+    FaultKind.CRASH: "keep the process running until bye; its last output is quoted",
+    FaultKind.MALFORMED: "send exactly one msgpack map per frame with the fields of SPEC.md §3",
+    FaultKind.ILLEGAL: "answer with one of the ids in the act's legal list (SPEC.md §3, act)",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Breach:
+    """One way the bot broke the protocol, and what to change."""
+
+    what: str
+    fix: str
+
+
+@dataclass(frozen=True, slots=True)
+class CheckReport:
+    """What ``check_bot`` saw: decisions answered, reply latencies (s) and breaches."""
+
+    bot: str
+    copies: int
+    matches: int
+    decisions: int
+    latencies: tuple[float, ...]
+    breaches: tuple[Breach, ...]
+
+    @property
+    def passed(self) -> bool:
+        """Whether the bot did everything right."""
+        return not self.breaches and self.decisions > 0
+
+    def percentile(self, q: float) -> float | None:
+        """The ``q``-th percentile (0-100) of reply latency in seconds, if any reply came."""
+        if len(self.latencies) < 2:
+            return self.latencies[0] if self.latencies else None
+        cuts = statistics.quantiles(self.latencies, n=100, method="inclusive")
+        return cuts[min(98, max(0, round(q) - 1))]
+
+
+def check_bot(
+    spec: BotSpec,
+    game: Game,
+    config: MatchConfig,
+    *,
+    seed: int = 1,
+    matches: int = 2,
+    time_control: TimeControl = TimeControl(1.0),
+    log_dir: Path | None = None,
+) -> CheckReport:
+    """Run the conformance check of ``spec`` on ``config`` (one copy of the bot per seat)."""
+    breaches: list[Breach] = []
+    latencies: list[float] = []
+    decisions = played = 0
+    with Hub() as hub, ExitStack() as stack:
+        if log_dir is None:
+            log_dir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="arena-check-")))
+        handles: list[BotHandle] = []
+        stack.callback(close_all, handles, 0.2)
+        handles.extend(BotHandle.launch_all([spec] * config.players, hub, log_dir))
+        failed = [h for h in handles if h.failure is not None]
+        if failed:
+            breaches.append(Breach(f"handshake: {failed[0].failure}", _FIXES[FaultKind.START]))
+            return CheckReport(spec.name, len(handles), 0, 0, (), tuple(breaches))
+        breaches.extend(_pings(hub, handles, "before the first match"))
+        counts: dict[FaultKind, int] = {}
+        first: dict[FaultKind, str] = {}
+        for number in range(matches):
+            if not all(h.alive() for h in handles):
+                break
+            record = play_match(game, config, seed + number, handles, time_control,
+                                FaultPolicy(strikes=3), match_id=f"check-{number + 1}")
+            played += 1
+            for fault in record.faults:
+                counts[fault.kind] = counts.get(fault.kind, 0) + 1
+                if fault.kind not in first:
+                    where = f"match {number + 1}, seat {fault.seat}, decision {fault.ply}"
+                    first[fault.kind] = f"{where}: {fault.detail}"
+                    if fault.kind is FaultKind.CRASH:
+                        first[fault.kind] += f" ({_log_of(handles[fault.seat])})"
+            answered = [d for d in record.decisions if not d.fallback]
+            decisions += len(answered)
+            latencies.extend(d.elapsed for d in answered)
+        for kind, count in counts.items():
+            breaches.append(Breach(f"{kind.value} ×{count}, first at {first[kind]}", _FIXES[kind]))
+        breaches.extend(_pings(hub, handles, "after the matches"))
+        breaches.extend(_byes(handles))
+    return CheckReport(spec.name, config.players, played, decisions, tuple(latencies), tuple(breaches))
+
+
+def _pings(hub: Hub, handles: list[BotHandle], when: str) -> list[Breach]:
+    for handle in handles:
+        if handle.alive() and hub.ping(handle.peer, PING_TIMEOUT) is None:
+            return [Breach(f"no pong within {PING_TIMEOUT:g} s {when}",
+                           "answer ping with pong carrying the same seq, whenever not deciding "
+                           "(SPEC.md §3)")]
+    return []
+
+
+def _byes(handles: list[BotHandle]) -> list[Breach]:
+    running = [h for h in handles if h.alive()]
+    for handle in running:
+        handle.say_bye("check finished")
+    for handle in running:
+        if handle.process is not None and not handle.process.wait(BYE_GRACE):
+            return [Breach(f"still running {BYE_GRACE:g} s after bye",
+                           "close the socket and exit with status 0 on bye (SPEC.md §3)")]
+        status = handle.process.exit_status() if handle.process is not None else 0
+        if status not in (0, None):
+            return [Breach(f"exited with status {status} after bye", "exit with status 0 on bye")]
+    return []
+
+
+def _log_of(handle: BotHandle) -> str:
+    if handle.process is None:
+        return "a remote bot"
+    tail = handle.process.log_tail(3)
+    return f"its output ends: {tail}" if tail else "it printed nothing"
