@@ -187,9 +187,11 @@ def draw_text(state: WongarState, seat: int | None) -> str:
             f"{name} {state.taken[s * 9 + c]}" for c, name in enumerate(TERRITORY_CARD_NAMES) if state.taken[s * 9 + c]
         ) or "none"
         supply = "/".join(str(v) for v in state.supply[s * 3: s * 3 + 3])
-        lines.append(
-            f"seat {s} {marks:<3} score {state.scores[s]:>4}  supply {supply}  hand: {hand}  cards: {cards}"
-        )
+        line = f"seat {s} {marks:<3} score {state.scores[s]:>4}  supply {supply}  hand: {hand}  cards: {cards}"
+        if state.initiated:
+            unplayed = [f for i, f in enumerate(("Ancestor", "Elder")) if state.figure_cards[s * 2 + i]]
+            line += f"  figure cards: {', '.join(unplayed) or 'none'}"
+        lines.append(line)
     lines.append(
         f"ritual pile {len(state.pile)}, discards {sum(state.discard)}, Scorpions aside {state.ritual_aside}"
     )
