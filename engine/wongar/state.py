@@ -86,20 +86,27 @@ class Mode(IntEnum):
     MOVE_IN = 2
 
 
-
-# Plain ints for the hot paths.
-_SETUP_PLACE, _TAKE, _EXTRA, _TRIPLE, _CHOOSE = 1, 2, 3, 4, 5
-_ANC_MOVE, _ELD_MOVE, _CER_PLAY, _CER_EFFECT, _OVER = 6, 7, 8, 9, 10
-_T_TRIPLE, _T_FOUR, _T_ANC, _T_ELD, _T_AE, _T_SCORP = 3, 4, 5, 6, 7, 8
-_R_DOUBLE, _R_SCORP = 3, 4
-_REMOVE, _OUT, _IN = 0, 1, 2
+# Plain ints for the hot paths (an IntEnum member costs an attribute lookup per use).
+_SETUP_PLACE, _TAKE, _EXTRA, _TRIPLE, _CHOOSE = (
+    int(Pending.SETUP_PLACE), int(Pending.TAKE), int(Pending.PIECE_EXTRA), int(Pending.TRIPLE), int(Pending.CHOOSE),
+)
+_ANC_MOVE, _ELD_MOVE, _CER_PLAY, _CER_EFFECT, _OVER = (
+    int(Pending.ANCESTOR_MOVE), int(Pending.ELDER_MOVE), int(Pending.CEREMONY_PLAY),
+    int(Pending.CEREMONY_EFFECT), int(Pending.OVER),
+)
+_T_TRIPLE, _T_FOUR, _T_ANC, _T_ELD, _T_SCORP = (
+    int(TerritoryCard.TRIPLE), int(TerritoryCard.FOUR_RITUAL), int(TerritoryCard.ANCESTOR),
+    int(TerritoryCard.ELDER), int(TerritoryCard.SCORPION),
+)
+_R_DOUBLE, _R_SCORP = int(RitualCard.DOUBLE), int(RitualCard.SCORPION)
+_REMOVE, _OUT, _IN = int(Mode.REMOVE), int(Mode.MOVE_OUT), int(Mode.MOVE_IN)
 _AFTER_TURN, _AFTER_PRIVILEGE = 0, 1
 _ALL_KINDS = (0, 1, 2)
 _ALL_MODES = (0, 1, 2)
 
 
 class WongarState(State):
-    """A Wongar position. Build with :meth:`deal` then :meth:`begin` (the game does both)."""
+    """A Wongar position: the constructor deals, :meth:`begin` starts play (the game does both)."""
 
     __slots__ = (
         "config", "log", "seed", "n", "initiated", "board", "lay", "points", "phase_ends", "last_space",
