@@ -49,16 +49,22 @@ class Board:
 
 
 def parse_board(raw: object) -> str:
-    """Canonical value of the ``board`` knob: ``"standard"`` or compact JSON; ``ValueError`` if bad."""
-    if not isinstance(raw, str):
+    """Canonical value of the ``board`` knob: ``"standard"`` or compact JSON; ``ValueError`` if bad.
+
+    ``raw`` is the string form, or (from a config file) the table itself as a mapping.
+    """
+    if isinstance(raw, dict):
+        table: object = raw
+    elif isinstance(raw, str):
+        text = raw.strip()
+        if text == "standard":
+            return text
+        try:
+            table = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f'expected "standard" or a JSON object of territories: {exc}') from None
+    else:
         raise ValueError(f'expected "standard" or a JSON object of territories, got {type(raw).__name__}')
-    text = raw.strip()
-    if text == "standard":
-        return text
-    try:
-        table = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ValueError(f'expected "standard" or a JSON object of territories: {exc}') from None
     _validate(table)
     return json.dumps(table, separators=(",", ":"))
 

@@ -124,6 +124,13 @@ def test_knob_validation_says_what_is_allowed(knobs: dict[str, object], message:
         GAME.new_state(4, seed=1, **knobs)
 
 
+def test_board_knob_accepts_a_table_from_a_config_file() -> None:
+    config = GAME.configure(3, None, {"board": dict(STANDARD)})
+    assert json.loads(str(config.knobs["board"])) == STANDARD
+    with pytest.raises(ConfigError, match="board.*not symmetric"):
+        GAME.configure(3, None, {"board": {**STANDARD, "Moon": ["Foot"]}})
+
+
 def test_knob_defaults_and_canonical_forms() -> None:
     config = GAME.configure(4, None, {"scorpion_track": " 4 / 5 / 6 ", "ceremony_points": "1,2,3/4,5,6/7,8,9"})
     assert config.variant == "basic"
