@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import statistics
 import tempfile
+import time
 from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
@@ -131,8 +132,10 @@ def _byes(handles: list[BotHandle]) -> list[Breach]:
     running = [h for h in handles if h.alive()]
     for handle in running:
         handle.say_bye("check finished")
+    deadline = time.monotonic() + BYE_GRACE
     for handle in running:
-        if handle.process is not None and not handle.process.wait(BYE_GRACE):
+        left = max(0.0, deadline - time.monotonic())
+        if handle.process is not None and not handle.process.wait(left):
             return [Breach(f"still running {BYE_GRACE:g} s after bye",
                            "close the socket and exit with status 0 on bye (SPEC.md §3)")]
         status = handle.process.exit_status() if handle.process is not None else 0

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena.manifest import BotSpec
-from arena.process import BotProcess, BotStartError
+from arena.process import BotProcess, BotStartError, close_processes
 from protocols.errors import PeerGone
 from protocols.messages import Bye
 from protocols.transport import ENV_ENDPOINT, ENV_SERVER_KEY, ENV_TOKEN, Hub, Peer
@@ -153,8 +153,7 @@ class BotHandle:
 
 
 def close_all(handles: list[BotHandle], grace: float = 1.0) -> None:
-    """Say ``bye`` to every bot first, then close each, so their exits overlap."""
+    """Say ``bye`` to every bot, then end all their processes together (the waits overlap)."""
     for handle in handles:
         handle.say_bye()
-    for handle in handles:
-        handle.close(grace)
+    close_processes([h.process for h in handles if h.process is not None], grace)

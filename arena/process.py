@@ -15,7 +15,7 @@ import signal
 import subprocess
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import IO
 
@@ -96,7 +96,7 @@ class BotProcess:
         assert self._popen.stdout is not None
         self._copier = threading.Thread(
             target=_copy_capped,
-            args=(self._popen.stdout, self.log_path, self.spec.limits.log_bytes),
+            args=(self._popen.stdout, self.log_path.open("wb"), self.spec.limits.log_bytes),
             name=f"log-{self.spec.name}",
             daemon=True,
         )
@@ -139,25 +139,21 @@ class BotProcess:
         Waits ``grace`` seconds for a voluntary exit, then SIGTERM to the group, ``term_grace``
         seconds, then SIGKILL. Leftover members of the group are killed even after a clean exit.
         """
-        popen = self._popen
-        if popen is None:
-            self._closed = True
-            return None
-        if self._closed:
-            return popen.returncode
+        close_processes([self], grace, term_grace)
+        return None if self._popen is None else self._popen.returncode
+
+    def _claim_close(self) -> bool:
+        """Mark closed; whether there is a started, not yet closed program to end."""
+        claimed = self._popen is not None and not self._closed
         self._closed = True
-        try:
-            if not self.wait(grace):
-                self._signal_group(signal.SIGTERM)
-                if not self.wait(term_grace):
-                    log.warning("%s ignored SIGTERM; killing its process group", self.spec.name)
-            self._signal_group(signal.SIGKILL)
-        finally:
-            status = popen.wait()
-            if self._copier is not None:
-                self._copier.join(timeout=2.0)
-        log.debug("%s (pid %d) exited with %d", self.spec.name, popen.pid, status)
-        return status
+        return claimed
+
+    def _reap(self) -> None:
+        assert self._popen is not None
+        status = self._popen.wait()
+        if self._copier is not None:
+            self._copier.join(timeout=2.0)
+        log.debug("%s (pid %d) exited with %d", self.spec.name, self._popen.pid, status)
 
     def log_tail(self, lines: int = 5) -> str:
         """The last ``lines`` lines of the captured output, for error messages."""
@@ -175,10 +171,10 @@ class BotProcess:
             pass
 
 
-def _copy_capped(source: IO[bytes], path: Path, cap: int) -> None:
-    """Copy ``source`` to ``path`` until EOF, keeping at most ``cap`` bytes and draining the rest."""
+def _copy_capped(source: IO[bytes], sink: IO[bytes], cap: int) -> None:
+    """Copy ``source`` to ``sink`` until EOF, keeping at most ``cap`` bytes and draining the rest."""
     written = 0
-    with source, path.open("wb") as sink:
+    with source, sink:
         while chunk := os.read(source.fileno(), 65536):
             if written < cap:
                 kept = chunk[: cap - written]
@@ -187,3 +183,31 @@ def _copy_capped(source: IO[bytes], path: Path, cap: int) -> None:
                 if written >= cap:
                     sink.write(f"\n[log truncated at {cap} bytes]\n".encode())
                 sink.flush()
+
+
+def close_processes(processes: Sequence[BotProcess], grace: float = 1.0, term_grace: float = 1.0) -> None:
+    """Close several programs at once: the waits overlap, so the whole takes at most
+    ``grace + term_grace`` seconds whatever the number. See :meth:`BotProcess.close`."""
+    closing = [p for p in processes if p._claim_close()]
+    try:
+        if not _wait_all(closing, grace):
+            for process in closing:
+                if process.exit_status() is None:
+                    process._signal_group(signal.SIGTERM)
+            if not _wait_all(closing, term_grace):
+                log.warning("a bot ignored SIGTERM; killing its process group")
+        for process in closing:
+            process._signal_group(signal.SIGKILL)
+    finally:
+        for process in closing:
+            process._reap()
+
+
+def _wait_all(processes: Sequence[BotProcess], timeout: float) -> bool:
+    """Wait up to ``timeout`` seconds for every program to end; whether they all have."""
+    deadline = time.monotonic() + timeout
+    while any(p.exit_status() is None for p in processes):
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(_POLL)
+    return True

@@ -1,0 +1,83 @@
+"""``arena play`` and ``arena bot check`` through the CLI: exit codes and output."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from arena.cli.app import app
+from arena.record import MatchRecord
+from engine.core import Game, replay
+from engine.registry import get_game
+from referee_helpers import BOTS
+
+runner = CliRunner()
+
+
+def test_play_prints_a_result_table_and_writes_a_replayable_record(first_game: Game,
+                                                                     tmp_path: Path) -> None:
+    bots = ["--bot", "random"] * first_game.min_players
+    path = tmp_path / "match.json"
+    result = runner.invoke(app, ["play", first_game.name, *bots, "--seed", "12", "--tc", "500ms",
+                                 "--record", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "seed 12" in result.output and "place" in result.output
+    record = MatchRecord.from_wire(json.loads(path.read_text()))
+    assert record.seed == 12 and record.faults == ()
+    game = get_game(first_game.key)
+    state = replay(game, record.config, 12, [(d.seat, d.action) for d in record.decisions])
+    assert state.result().scores == record.scores
+
+
+def test_watch_shows_the_board(first_game: Game) -> None:
+    bots = ["--bot", "random"] * first_game.min_players
+    result = runner.invoke(app, ["play", first_game.name, *bots, "--seed", "2", "--watch", "--delay", "0"])
+    assert result.exit_code == 0, result.output
+    # off a terminal the live view leaves its last frame: the final decision over the board
+    assert re.search(r"seat \d \(random\): .+ in \d+\.\d ms", result.output), result.output
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (["play", "nosuchgame", "--bot", "random"], "unknown game 'nosuchgame'"),
+        (["play", "{game}", "--bot", "random"], "players, not 1"),
+        (["play", "{game}", "--bot", "random", "--bot", "random", "--bot", "nosuchbot-cmd"], "not found on PATH"),
+        (["play", "{game}", "--bot", "random", "--bot", "random", "--bot", "random", "--tc", "fast"],
+         "does not parse"),
+        (["play", "{game}", "--bot", "random", "--bot", "random", "--bot", "random", "--knob", "x"],
+         "NAME=VALUE"),
+        (["play", "{game}", "--bot", "random", "--bot", "random", "--bot", "random", "--variant", "nope"],
+         "no variant 'nope'"),
+        (["play", "{game}", "--bot", "random", "--bot", "random", "--bot", "random", "--strikes", "0"],
+         "strikes must be at least 1"),
+        (["bot", "check", "random", "--game", "nosuchgame"], "unknown game"),
+        (["bot", "check", "nosuchbot-cmd", "--game", "{game}"], "not found on PATH"),
+    ],
+)
+def test_bad_input_exits_2_with_a_message(first_game: Game, args: list[str], fragment: str) -> None:
+    result = runner.invoke(app, [a.replace("{game}", first_game.name) for a in args])
+    assert result.exit_code == 2, result.output
+    assert fragment in result.output
+    assert "Traceback" not in result.output
+
+
+def test_bot_check_passes_a_good_bot(first_game: Game) -> None:
+    result = runner.invoke(app, ["bot", "check", "random", "--game", first_game.name, "--tc", "500ms"])
+    assert result.exit_code == 0, result.output
+    assert "reply p50" in result.output and "reply p99" in result.output and "passed" in result.output
+
+
+@pytest.mark.parametrize(("mode", "fragment"), [("illegal", "illegal ×"), ("stubborn", "after bye")])
+def test_bot_check_fails_a_bad_bot_and_says_what_to_fix(first_game: Game, mode: str,
+                                                       fragment: str) -> None:
+    command = f"{sys.executable} {BOTS / 'misbehave.py'} {mode}"
+    result = runner.invoke(app, ["bot", "check", command, "--game", first_game.name, "--matches", "1",
+                                 "--tc", "200ms"])
+    assert result.exit_code == 1, result.output
+    assert fragment in result.output and "fix:" in result.output
