@@ -1,5 +1,7 @@
 """Engine speed: seeded random playouts of every registered game, variant and player count.
 
+Rates are given against this process's CPU time (``time.process_time``), which other load on a
+shared machine does not distort, and against wall time (``time.perf_counter``), which it does.
 Prints, per configuration: decisions per second (``legal_actions`` + ``apply``, the random pick
 included, setup excluded), games per second (setup included), mean decisions and rounds per game
 (rounds from ``result.detail["rounds"]`` where a game reports them), and how the games ended
@@ -32,8 +34,9 @@ class Figures:
     config: MatchConfig
     games: int
     decisions: int
-    play_seconds: float
-    total_seconds: float
+    play_cpu: float  # CPU seconds in legal_actions/apply (and the random pick)
+    play_wall: float  # the same in wall seconds
+    total_cpu: float  # CPU seconds including each game's setup
     rounds: int | None
     ends: Counter[str]
 
@@ -41,26 +44,28 @@ class Figures:
 def measure(game: Game, config: MatchConfig, count: int, seed: int) -> Figures:
     """Play ``count`` seeded random games of ``config`` and time them."""
     decisions = 0
-    play = 0.0
+    play_cpu = play_wall = 0.0
     rounds: int | None = 0
     ends: Counter[str] = Counter()
-    start_all = time.perf_counter()
+    start_all = time.process_time()
     for index in range(count):
         state = game.start(config, seed + index)
         pick = random.Random(seed * 1_000_003 + index).random
-        started = time.perf_counter()
+        started_cpu, started_wall = time.process_time(), time.perf_counter()
         while not state.is_over():
             movers = state.to_move()
             seat = movers[int(pick() * len(movers))]
             legal = state.legal_actions(seat)
             state.apply(seat, legal[int(pick() * len(legal))])
             decisions += 1
-        play += time.perf_counter() - started
+        play_cpu += time.process_time() - started_cpu
+        play_wall += time.perf_counter() - started_wall
         detail = state.result().detail
         played = detail.get("rounds")
         rounds = rounds + played if rounds is not None and isinstance(played, int) else None
         ends[str(detail.get("end", "?"))] += 1
-    return Figures(config, count, decisions, play, time.perf_counter() - start_all, rounds, ends)
+    total = time.process_time() - start_all
+    return Figures(config, count, decisions, play_cpu, play_wall, total, rounds, ends)
 
 
 def configurations(name_filter: str | None) -> list[tuple[Game, MatchConfig]]:
@@ -89,8 +94,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"no registered game matches {args.game!r}; known: {known}", file=sys.stderr)
         return 2
     table = Table(title=f"Random playouts, {args.games} games per configuration (one core)")
-    for column in ("game", "variant", "players", "decisions/s", "games/s", "decisions/game",
-                   "rounds/game", "ends"):
+    for column in ("game", "variant", "players", "decisions/s CPU", "decisions/s wall", "games/s CPU",
+                   "decisions/game", "rounds/game", "ends"):
         table.add_column(column, justify="left" if column in ("game", "variant", "ends") else "right")
     for game, config in setups:
         f = measure(game, config, args.games, args.seed)
@@ -98,7 +103,8 @@ def main(argv: list[str] | None = None) -> int:
         ends = ", ".join(f"{end} {n}" for end, n in sorted(f.ends.items()))
         table.add_row(
             config.key, config.variant, str(config.players),
-            f"{f.decisions / f.play_seconds:,.0f}", f"{f.games / f.total_seconds:,.1f}",
+            f"{f.decisions / f.play_cpu:,.0f}", f"{f.decisions / f.play_wall:,.0f}",
+            f"{f.games / f.total_cpu:,.1f}",
             f"{f.decisions / f.games:.0f}", rounds, ends,
         )
     Console(width=None if sys.stdout.isatty() else 150).print(table)
