@@ -24,6 +24,12 @@ Decision flow (one seat decides at a time; everything automatic happens inside `
    ``("move_in", kind, t)`` (C) - a single card fixes the kind; a Double takes two such steps of one
    kind and one mode (the second only if one fits). When nobody is active, the majorities score.
 
+Choices where the rules leave room: a ritual card is offered only if it can do something there
+(a participant with no such card drops out as if passing); a Double's second piece is compulsory when
+one fits; ``("stop",)`` forgoes both remaining piece-card extras at once; a blind draw that finds
+nothing but Scorpions (all other cards in hands) resolves the Scorpion it draws and then gives no card;
+a seat with nothing to take in its turn is skipped.
+
 Every action id is listed once in the fixed table (:mod:`engine.wongar.actions`); the observation
 (:mod:`engine.wongar.view`) carries a ``pending`` map naming the decision and its context.
 
