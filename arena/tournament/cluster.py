@@ -7,6 +7,7 @@ deal twice); the outcome comes back to the runner, which stores it.
 from __future__ import annotations
 
 import uuid
+from collections import deque
 from types import ModuleType
 from typing import Any
 
@@ -42,15 +43,28 @@ class DaskExecutor:
             raise TournamentError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
         threads = sum(self._client.nthreads().values())
         self.capacity = capacity or max(1, threads)
+        self._queued: deque[MatchJob] = deque()
         self._futures: dict[Any, str] = {}
         self._closed = False
 
+    @property
+    def running(self) -> int:
+        return len(self._futures)
+
     def submit(self, job: MatchJob) -> None:
-        future = self._client.submit(play_fresh, job, pure=False, key=f"arena-{job.game_id}-{uuid.uuid4().hex[:8]}")
-        self._futures[future] = job.game_id
+        self._queued.append(job)
+        self._dispatch()
+
+    def _dispatch(self) -> None:
+        while self._queued and len(self._futures) < self.capacity:
+            job = self._queued.popleft()
+            key = f"arena-{job.game_id}-{uuid.uuid4().hex[:8]}"
+            future = self._client.submit(play_fresh, job, pure=False, key=key)
+            self._futures[future] = job.game_id
 
     def collect(self, timeout: float) -> list[Outcome]:
         if not self._futures:
+            self._dispatch()
             return []
         try:
             done, _ = self._distributed.wait(
@@ -65,12 +79,14 @@ class DaskExecutor:
                 found.append(future.result())
             except Exception as exc:  # a task's error is data here: the game stays unplayed
                 found.append(JobFailed(game_id, f"on the cluster: {type(exc).__name__}: {exc}"))
+        self._dispatch()
         return found
 
     def close(self, abandon: bool) -> None:
         if self._closed:
             return
         self._closed = True
+        self._queued.clear()
         if abandon and self._futures:
             self._client.cancel(list(self._futures))
         self._futures.clear()

@@ -1,11 +1,13 @@
 """Where matches are played: local worker processes, or (see :mod:`arena.tournament.cluster`) a
-Dask cluster. Both take :class:`MatchJob` values and hand back outcomes as they finish."""
+Dask cluster. Both queue submitted :class:`MatchJob` values, play ``capacity`` at a time, and hand
+back outcomes as they finish."""
 
 from __future__ import annotations
 
 import multiprocessing
 import os
 import queue
+from collections import Counter
 from typing import Protocol
 
 from arena.tournament import TournamentError
@@ -14,78 +16,126 @@ from arena.tournament.worker import Outcome, worker_main
 
 
 class Executor(Protocol):
-    """Plays submitted jobs, ``capacity`` at a time."""
+    """Plays submitted jobs, ``capacity`` at a time, in an order of its choosing."""
 
     capacity: int
 
+    @property
+    def running(self) -> int:
+        """Jobs being played now."""
+
     def submit(self, job: MatchJob) -> None:
-        """Start ``job`` (the caller keeps at most ``capacity`` in flight)."""
+        """Queue ``job``; it starts when a slot is free."""
 
     def collect(self, timeout: float) -> list[Outcome]:
         """Outcomes finished since the last call, waiting up to ``timeout`` seconds for the first."""
 
     def close(self, abandon: bool) -> None:
-        """Stop; with ``abandon``, in-flight jobs are dropped (their bots closed). Idempotent."""
+        """Stop; with ``abandon``, queued and in-flight jobs are dropped (their bots closed).
+        Idempotent."""
 
 
 class LocalExecutor:
     """``workers`` worker processes, each with its own hub and long-lived bot processes.
 
-    Jobs are taken in submission order, so each worker sees generations in ascending order.
+    Generation affinity keeps restarts few: a free worker takes the next queued job of the
+    generation it is playing; when that generation runs out it moves to the generation with the
+    most queued jobs, preferring one no other worker is on, and its pool closes the processes of
+    the generation it left. Within a generation, jobs keep their submission order.
     """
 
     def __init__(self, workers: int) -> None:
         context = multiprocessing.get_context("spawn")
         self.capacity = workers
-        self._jobs: multiprocessing.Queue[MatchJob | None] = context.Queue()
-        self._results: multiprocessing.Queue[Outcome] = context.Queue()
-        self._procs = [
-            context.Process(
+        self._queued: list[MatchJob] = []
+        self._results: multiprocessing.Queue[tuple[int, Outcome]] = context.Queue()
+        self._inboxes: list[multiprocessing.Queue[MatchJob | None]] = []
+        self._procs: list[multiprocessing.process.BaseProcess] = []
+        for index in range(workers):
+            inbox: multiprocessing.Queue[MatchJob | None] = context.Queue()
+            proc = context.Process(
                 target=worker_main,
-                args=(self._jobs, self._results, os.getpid()),
-                name=f"arena-worker-{i}",
+                args=(index, inbox, self._results, os.getpid()),
+                name=f"arena-worker-{index}",
                 daemon=True,
             )
-            for i in range(workers)
-        ]
-        for proc in self._procs:
             proc.start()
+            self._inboxes.append(inbox)
+            self._procs.append(proc)
+        self._generation: list[int | None] = [None] * workers
+        self._busy: list[bool] = [False] * workers
         self._closed = False
 
+    @property
+    def running(self) -> int:
+        return sum(self._busy)
+
     def submit(self, job: MatchJob) -> None:
-        self._jobs.put(job)
+        self._queued.append(job)
+        self._dispatch()
 
     def collect(self, timeout: float) -> list[Outcome]:
         found: list[Outcome] = []
         try:
-            found.append(self._results.get(timeout=timeout))
+            item = self._results.get(timeout=timeout)
             while True:
-                found.append(self._results.get_nowait())
+                index, outcome = item
+                self._busy[index] = False
+                found.append(outcome)
+                item = self._results.get_nowait()
         except queue.Empty:
             pass
         if not found:
-            dead = [p for p in self._procs if not p.is_alive()]
-            if dead:
-                raise TournamentError(
-                    f"worker process {dead[0].name} stopped (exit status {dead[0].exitcode}); "
-                    "games it was playing are not stored: run `arena tournament resume`"
-                )
+            self._check_workers()
+        self._dispatch()
         return found
+
+    def _dispatch(self) -> None:
+        for index in range(len(self._procs)):
+            if self._busy[index] or not self._queued:
+                continue
+            job = self._next_for(index)
+            self._busy[index] = True
+            self._generation[index] = job.generation
+            self._inboxes[index].put(job)
+
+    def _next_for(self, index: int) -> MatchJob:
+        current = self._generation[index]
+        for position, job in enumerate(self._queued):
+            if job.generation == current:
+                return self._queued.pop(position)
+        remaining = Counter(job.generation for job in self._queued)
+        taken = {g for i, g in enumerate(self._generation) if i != index and self._busy[i]}
+        best = min(remaining, key=lambda g: (g in taken, -remaining[g], g))
+        for position, job in enumerate(self._queued):
+            if job.generation == best:
+                return self._queued.pop(position)
+        raise AssertionError("a generation with queued jobs has a job")
+
+    def _check_workers(self) -> None:
+        dead = [p for p in self._procs if not p.is_alive()]
+        if dead and not self._closed:
+            raise TournamentError(
+                f"worker process {dead[0].name} stopped (exit status {dead[0].exitcode}); "
+                "games it was playing are not stored: run `arena tournament resume`"
+            )
 
     def close(self, abandon: bool) -> None:
         if self._closed:
             return
         self._closed = True
+        self._queued.clear()
         if abandon:
             for proc in self._procs:
                 proc.terminate()
         else:
-            for _ in self._procs:
-                self._jobs.put(None)
+            for inbox in self._inboxes:
+                inbox.put(None)
         for proc in self._procs:
             proc.join(timeout=10.0)
             if proc.is_alive():
                 proc.kill()
                 proc.join()
-        self._jobs.cancel_join_thread()
+        for inbox in self._inboxes:
+            inbox.cancel_join_thread()
         self._results.cancel_join_thread()

@@ -2,8 +2,8 @@
 
 A process is launched for one ``(bot, generation)`` and only ever seated in games of that
 generation; the schedule puts each deal at most once in a generation, so no process meets a deal
-twice. Jobs reach a worker in schedule order (generations ascending), so when a job of a newer
-generation arrives every older process is closed. A process that died or faulted out is closed
+twice. A worker plays one generation at a time, so when a job of another generation arrives the
+idle processes of every other generation are closed. A process that died or faulted out is closed
 and replaced by a fresh one the next time its bot is needed.
 """
 
@@ -30,7 +30,7 @@ class BotPool:
         self._idle: dict[tuple[str, int], list[BotHandle]] = defaultdict(list)
         self._labels: dict[int, str] = {}
         self._open: dict[int, BotHandle] = {}
-        self._generation = 0
+        self._generation: int | None = None
 
     def __enter__(self) -> BotPool:
         return self
@@ -50,8 +50,8 @@ class BotPool:
         A bot that cannot start comes back as a handle with ``failure`` set (the referee records
         the fault and forfeits the seat).
         """
-        if generation > self._generation:
-            self._retire_before(generation)
+        if generation != self._generation:
+            self._retire_others(generation)
         handles: list[BotHandle | None] = [self._reuse(spec.name, generation) for spec in specs]
         missing = [i for i, h in enumerate(handles) if h is None]
         # SIGTERM waits until the new processes are registered, so close() can still reach them.
@@ -92,8 +92,8 @@ class BotPool:
         else:
             self._close(handle)
 
-    def _retire_before(self, generation: int) -> None:
-        for key in [k for k in self._idle if k[1] < generation]:
+    def _retire_others(self, generation: int) -> None:
+        for key in [k for k in self._idle if k[1] != generation]:
             for handle in self._idle.pop(key):
                 self._close(handle)
         self._generation = generation

@@ -7,7 +7,6 @@ whose ids are missing.
 
 from __future__ import annotations
 
-from collections import deque
 from dataclasses import dataclass
 
 from arena.manifest import ManifestError
@@ -67,26 +66,24 @@ def run_tournament(
     """
     schedule = register(store, config)
     stored = store.stored_ids(config.name)
-    pending = deque(g for g in schedule if g.id not in stored)
+    pending = [g for g in schedule if g.id not in stored]
     by_id = schedule.by_id()
     tally = display.tally if display is not None else Tally(total=len(schedule))
     for earlier in store.games(config.name):
         tally.add(earlier.record)
     if display is not None:
         display.update()
-    in_flight: set[str] = set()
+    unfinished = {g.id for g in pending}
     played = failed = 0
     abandon = True
     try:
-        while pending or in_flight:
-            while pending and len(in_flight) < executor.capacity:
-                game = pending.popleft()
-                executor.submit(MatchJob.of(config, game))
-                in_flight.add(game.id)
-            tally.running = len(in_flight)
+        for game in pending:
+            executor.submit(MatchJob.of(config, game))
+        while unfinished:
+            tally.running = executor.running
             for outcome in executor.collect(TICK):
-                in_flight.discard(outcome.game_id)
-                tally.running = len(in_flight)
+                unfinished.discard(outcome.game_id)
+                tally.running = executor.running
                 if not isinstance(outcome, JobDone):
                     failed += 1
                     tally.failed += 1

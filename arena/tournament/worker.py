@@ -67,8 +67,11 @@ def play_fresh(job: MatchJob) -> Outcome:
         return play_in_pool(pool, job)
 
 
-def worker_main(jobs: Queue[MatchJob | None], results: Queue[Outcome], parent: int) -> None:
-    """A local worker: play jobs from ``jobs`` until ``None``, reusing bot processes.
+def worker_main(
+    index: int, jobs: Queue[MatchJob | None], results: Queue[tuple[int, Outcome]], parent: int
+) -> None:
+    """Local worker ``index``: play jobs from ``jobs`` until ``None``, reusing bot processes;
+    each outcome goes to ``results`` tagged with ``index``.
 
     Leaves (closing every bot) on SIGTERM, or when the runner process ``parent`` is gone. Ctrl-C is
     the runner's to handle, so SIGINT is ignored here.
@@ -90,7 +93,7 @@ def worker_main(jobs: Queue[MatchJob | None], results: Queue[Outcome], parent: i
                 continue
             if job is None:
                 return
-            results.put(play_in_pool(pool, job))
+            results.put((index, play_in_pool(pool, job)))
 
 
 def _exit_on_signal(signum: int, frame: FrameType | None) -> None:
