@@ -130,6 +130,25 @@ class PlackettLuceModel:
         full_hessian = None if hess is None else hess.reshape(size, size)[:-1, :-1]
         return total, grad[:-1], full_hessian
 
+    def gradient_by_group(self, params: FloatArray, groups: IndexArray, n_groups: int) -> FloatArray:
+        """(n_groups, n_params): the log-likelihood gradient at ``params`` summed over the games of
+        each group (``groups[g]`` is game ``g``'s group), every game weighted 1.
+
+        A reweighting by group is then a matrix product: ``counts @ result`` is the gradient with
+        every game of group ``b`` weighted ``counts[b]``.
+        """
+        size = self.n_params + 1
+        padded = np.append(params, 0.0)
+        total = np.zeros(n_groups * size)
+        for pattern in self._patterns:
+            strengths = np.take(padded, pattern.items) + np.take(padded, pattern.seat_params)
+            grad = _order_terms(strengths, pattern.orders, hessian=False).gradient.ravel()
+            base = (groups[pattern.game_index] * size)[None, :]
+            for columns in (pattern.items, pattern.seat_params):
+                total += np.bincount((base + columns).ravel(), grad, n_groups * size)
+        by_group: FloatArray = total.reshape(n_groups, size)[:, :-1]
+        return by_group
+
     def fit(
         self,
         weights: FloatArray | None = None,

@@ -188,3 +188,13 @@ def test_disconnected_items_are_centred_per_component() -> None:
 def test_bad_finishes_are_refused(finishes: list[Finish], sizes: list[int], message: str) -> None:
     with pytest.raises(LeaderboardError, match=message):
         PlackettLuceModel(2, finishes, sizes)
+
+
+def test_gradient_by_group_reweights_by_matrix_product() -> None:
+    model, _, params = random_model(10)
+    rng = np.random.default_rng(11)
+    groups = rng.integers(0, 30, model.n_games).astype(np.intp)
+    counts = rng.integers(0, 4, 30).astype(float)
+    by_group = model.gradient_by_group(params, groups, 30)
+    expected = model.log_likelihood(params, counts[groups])[1]
+    np.testing.assert_allclose(counts @ by_group, expected, atol=1e-10)
