@@ -199,3 +199,19 @@ def test_provisional_tournament_is_labelled() -> None:
 def test_unrateable_results_are_refused(games, settings, message) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(LeaderboardError, match=message):
         build_leaderboard(games, settings=settings)
+
+
+def test_the_default_prior_is_weak() -> None:
+    settings = RatingSettings(seat_terms=False, bootstrap_samples=5)
+    lines = by_bot(build_leaderboard(MEEPLE_PENTATHLON * 10, settings=settings))
+    assert lines["A"].elo - 1500 == pytest.approx(52.15, abs=0.2)
+    assert lines["B"].elo - 1500 == pytest.approx(-104.30, abs=0.2)
+    assert abs(lines["B"].elo - 1500) < 104.30  # shrunk towards the mean, never pushed out
+
+
+def test_two_player_games_give_the_same_arena_and_pairwise_elo() -> None:
+    games = duplicate_tournament({"A": 0.5, "B": 0.1, "C": -0.2, "D": -0.4}, 30, 2, 6)
+    games.append(record(["A", "C"], [1, 1], seed=77))
+    board = build_leaderboard(games, settings=RatingSettings(seat_terms=False, bootstrap_samples=5))
+    for line in board.standings:
+        assert line.elo == pytest.approx(line.pairwise_elo, abs=1e-4)
