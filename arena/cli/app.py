@@ -18,6 +18,7 @@ app = typer.Typer(
     help="Run bot competitions for multiplayer board and card games.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,
     add_completion=False,
 )
 

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import json
 
+import click
+import typer
+
 from typer.testing import CliRunner
 
 from arena import __version__
@@ -41,3 +44,21 @@ def test_games_table_names_every_game() -> None:
 def test_unknown_command_is_a_usage_error() -> None:
     result = runner.invoke(app, ["no-such-command"])
     assert result.exit_code == 2
+
+
+def _command_paths(command: click.Command, prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    paths = [prefix]
+    if isinstance(command, click.Group):
+        for name, sub in command.commands.items():
+            paths.extend(_command_paths(sub, (*prefix, name)))
+    return paths
+
+
+def test_every_command_has_working_help() -> None:
+    """Help texts are printed verbatim: brackets such as ``[/BANK]`` in them must not break it."""
+    paths = _command_paths(typer.main.get_command(app))
+    assert ("play",) in paths and ("tournament", "run") in paths
+    for path in paths:
+        result = runner.invoke(app, [*path, "--help"])
+        assert result.exit_code == 0, f"arena {' '.join(path)} --help: {result.output}"
+        assert "Usage:" in result.output
