@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 
-import click
 import typer
 
 from typer.testing import CliRunner
@@ -46,11 +45,11 @@ def test_unknown_command_is_a_usage_error() -> None:
     assert result.exit_code == 2
 
 
-def _command_paths(command: click.Command, prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+def _command_paths(command: object, prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
     paths = [prefix]
-    if isinstance(command, click.Group):
-        for name, sub in command.commands.items():
-            paths.extend(_command_paths(sub, (*prefix, name)))
+    subcommands: dict[str, object] = getattr(command, "commands", {})
+    for name, sub in subcommands.items():
+        paths.extend(_command_paths(sub, (*prefix, name)))
     return paths
 
 
