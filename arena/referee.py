@@ -121,7 +121,10 @@ class _Match:
         for seat, book in enumerate(self.seats):
             handle = book.handle
             if not handle.alive():
-                self.faults.append(Fault(seat, FaultKind.START, -1, handle.failure or "not connected"))
+                why = handle.failure or (
+                    "its process is not running" if handle.peer.connected else "not connected"
+                )
+                self.faults.append(Fault(seat, FaultKind.START, -1, why))
                 book.forfeited = True
                 continue
             start = Start(
