@@ -89,15 +89,14 @@ def test_close_is_idempotent_and_reaps_the_group(tmp_path: Path) -> None:
         "print('ready', flush=True)\n"
         "time.sleep(600)\n"
     )
-    process = BotProcess(BotSpec("hang", (PY, "-c", script)), {}, tmp_path / "hang.log")
-    process.start()
-    assert process.pid is not None
-    for _ in range(400):
-        if "ready" in (tmp_path / "hang.log").read_text():
-            break
-        process.wait(0.02)
-    assert len(live_group_members(process.pid)) == 2
-    assert process.close(grace=0.1, term_grace=0.1) == -9
+    with BotProcess(BotSpec("hang", (PY, "-c", script)), {}, tmp_path / "hang.log") as process:
+        assert process.pid is not None
+        for _ in range(400):
+            if "ready" in (tmp_path / "hang.log").read_text():
+                break
+            process.wait(0.02)
+        assert len(live_group_members(process.pid)) == 2
+        assert process.close(grace=0.1, term_grace=0.1) == -9
     assert process.close() == -9
     assert live_group_members(process.pid) == []
 
