@@ -6,6 +6,14 @@ expects with :meth:`Hub.expect`, which returns a :class:`Peer` holding a fresh t
 ``hello`` itself (``welcome``, or ``error`` for a wrong token or version) and hands every later
 message to the caller tagged with its peer. A hub belongs to one thread (ZeroMQ sockets are not
 thread-safe); run one hub per thread to play matches in parallel.
+
+Hosting a remote bot with encryption (the bot's side is in SPEC.md §1)::
+
+    keys = CurveKeys.generate()
+    with Hub("tcp://0.0.0.0:5555", curve=keys) as hub:
+        peer = hub.expect("visitor")
+        # give the bot's owner: the endpoint, peer.token and keys.public (ARENA_SERVER_KEY)
+        missing = hub.wait_connected([peer], timeout=300)
 """
 
 from __future__ import annotations
