@@ -87,7 +87,7 @@ def resolve_bot(text: str) -> BotSpec:
 
 def _name_of(command: tuple[str, ...]) -> str:
     """A short name for a command line: its script's stem (``python3 mybot.py``), else the program's."""
-    if len(command) > 1 and not command[1].startswith("-"):
+    if len(command) > 1 and (Path(command[1]).suffix or os.sep in command[1]):
         return Path(command[1]).stem
     return Path(command[0]).name
 

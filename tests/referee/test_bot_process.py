@@ -19,6 +19,7 @@ def test_builtin_names_commands_and_manifests_resolve(tmp_path: Path) -> None:
     assert resolve_bot("random").command == (PY, "-m", "bots.random")
     spec = resolve_bot(f"{PY} mybot.py --depth 3")
     assert spec.name == "mybot" and spec.command[-2:] == ("--depth", "3")
+    assert resolve_bot("sleep 100").name == "sleep"
     manifest = tmp_path / "bot.toml"
     manifest.write_text(
         'name = "deep"\nversion = "2.1"\ncommand = "python3 deep.py"\n'
