@@ -15,6 +15,10 @@ from arena.tournament.jobs import MatchJob
 from arena.tournament.worker import Outcome, worker_main
 
 
+#: Seconds a worker has to close its bots and leave before it is killed.
+CLOSE_TIMEOUT = 30.0
+
+
 class Executor(Protocol):
     """Plays submitted jobs, ``capacity`` at a time, in an order of its choosing."""
 
@@ -132,7 +136,7 @@ class LocalExecutor:
             for inbox in self._inboxes:
                 inbox.put(None)
         for proc in self._procs:
-            proc.join(timeout=10.0)
+            proc.join(timeout=CLOSE_TIMEOUT)
             if proc.is_alive():
                 proc.kill()
                 proc.join()

@@ -10,13 +10,13 @@ and replaced by a fresh one the next time its bot is needed.
 from __future__ import annotations
 
 import os
-import signal
 from collections import defaultdict
 from pathlib import Path
 from types import TracebackType
 
-from arena.handle import BotHandle
+from arena.handle import BotHandle, close_all
 from arena.manifest import BotSpec
+from arena.tournament.shutdown import deferred
 from protocols.transport import Hub
 
 
@@ -54,9 +54,8 @@ class BotPool:
             self._retire_others(generation)
         handles: list[BotHandle | None] = [self._reuse(spec.name, generation) for spec in specs]
         missing = [i for i, h in enumerate(handles) if h is None]
-        # SIGTERM waits until the new processes are registered, so close() can still reach them.
-        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
-        try:
+        # A stop waits until the new processes are registered, so close() can still reach them.
+        with deferred():
             fresh = BotHandle.launch_all([specs[i] for i in missing], self.hub, self.log_dir)
             for i, handle in zip(missing, fresh):
                 self.launched += 1
@@ -64,8 +63,6 @@ class BotPool:
                 if handle.failure is None:
                     self._labels[id(handle)] = f"{os.getpid()}.{self.launched}"
                 handles[i] = handle
-        finally:
-            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
         return [h for h in handles if h is not None]
 
     def _reuse(self, name: str, generation: int) -> BotHandle | None:
@@ -99,12 +96,17 @@ class BotPool:
         self._generation = generation
 
     def _close(self, handle: BotHandle) -> None:
-        handle.close()
-        self._labels.pop(id(handle), None)
-        self._open.pop(id(handle), None)
+        with deferred():
+            handle.close()
+            self._labels.pop(id(handle), None)
+            self._open.pop(id(handle), None)
 
     def close(self) -> None:
-        """Close every process this pool started, idle or seated. Idempotent."""
-        self._idle.clear()
-        for handle in list(self._open.values()):
-            self._close(handle)
+        """Close every process this pool started, idle or seated (``bye`` to all first, so their
+        exits overlap). Idempotent; a stop waits until it is done."""
+        with deferred():
+            self._idle.clear()
+            handles = list(self._open.values())
+            self._open.clear()
+            self._labels.clear()
+            close_all(handles)

@@ -12,7 +12,6 @@ import sys
 import tempfile
 from multiprocessing.queues import Queue
 from pathlib import Path
-from types import FrameType
 
 from arena import __version__
 from arena.clock import TimeControl
@@ -20,6 +19,7 @@ from arena.errors import ArenaError
 from arena.referee import FaultPolicy, play_match
 from arena.tournament.jobs import JobDone, JobFailed, MatchJob
 from arena.tournament.pool import BotPool
+from arena.tournament.shutdown import on_sigint, on_sigterm
 from engine.core import EngineError
 from engine.registry import get_game
 from protocols.errors import ProtocolError
@@ -76,8 +76,8 @@ def worker_main(
     Leaves (closing every bot) on SIGTERM, or when the runner process ``parent`` is gone. Ctrl-C is
     the runner's to handle, so SIGINT is ignored here.
     """
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, _exit_on_signal)
+    signal.signal(signal.SIGINT, on_sigint)
+    signal.signal(signal.SIGTERM, on_sigterm)
     _die_with_parent()
     with (
         Hub(server=f"arena {__version__}") as hub,
@@ -94,10 +94,6 @@ def worker_main(
             if job is None:
                 return
             results.put((index, play_in_pool(pool, job)))
-
-
-def _exit_on_signal(signum: int, frame: FrameType | None) -> None:
-    raise SystemExit(128 + signum)
 
 
 def _die_with_parent() -> None:

@@ -1,4 +1,5 @@
-"""A runner killed with SIGKILL mid-run, then resumed, stores exactly the uninterrupted results."""
+"""Interrupted runners: Ctrl-C keeps only whole games; killed with SIGKILL mid-run, then resumed,
+the store holds exactly the uninterrupted results."""
 
 from __future__ import annotations
 
@@ -30,19 +31,47 @@ def wait_until(condition: object, timeout: float) -> bool:
     return False
 
 
+def start_runner(config: Path, db: Path) -> subprocess.Popen[str]:
+    code = "from arena.cli.app import main; main()"
+    return subprocess.Popen(
+        [sys.executable, "-c", code, "tournament", "run", str(config), "--db", str(db)],
+        cwd=config.parent,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def test_ctrl_c_stops_cleanly_keeping_only_whole_games(
+    tmp_path: Path, marker: str, reference_db: Path
+) -> None:
+    config = tmp_path / "league.toml"
+    config.write_text(league_toml(marker))
+    db = tmp_path / "i.db"
+    runner = start_runner(config, db)
+    try:
+        assert wait_until(lambda: stored_count(db) >= 2, timeout=90), "runner made no progress"
+        os.kill(runner.pid, signal.SIGINT)
+        _, stderr = runner.communicate(timeout=30)
+    finally:
+        runner.kill()
+        runner.wait()
+    assert runner.returncode == 130
+    assert "stopped:" in stderr and "arena tournament resume" in stderr
+    assert processes_with(marker) == [], "Ctrl-C closes every bot"
+    kept = results(db)
+    assert 2 <= len(kept) < 12
+    reference = results(reference_db)
+    assert all(kept[game_id] == reference[game_id] for game_id in kept)
+
+
 def test_sigkilled_runner_resumes_to_the_same_results(
     tmp_path: Path, marker: str, reference_db: Path
 ) -> None:
     config = tmp_path / "league.toml"
     config.write_text(league_toml(marker))
     db = tmp_path / "k.db"
-    code = "from arena.cli.app import main; main()"
-    runner = subprocess.Popen(
-        [sys.executable, "-c", code, "tournament", "run", str(config), "--db", str(db)],
-        cwd=tmp_path,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    runner = start_runner(config, db)
     try:
         assert wait_until(lambda: stored_count(db) >= 3, timeout=90), "runner made no progress"
         os.kill(runner.pid, signal.SIGKILL)
