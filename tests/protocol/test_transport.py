@@ -97,6 +97,8 @@ def test_handshake_refusals(raw_dealer: zmq.Socket[bytes]) -> None:
     with Hub() as hub:
         peer = hub.expect("x")
         raw_dealer.connect(hub.endpoint)
+        raw_dealer.send(encode(Action(1, 0)))
+        assert hub.receive(0.3) is None  # no hello yet: refused and logged
         refused = exchange(hub, raw_dealer, Hello(2, "future", "1", peer.token))
         assert isinstance(refused, Error) and "protocol version 2 is not supported" in refused.message
         assert exchange(hub, raw_dealer, Hello(1, "ok", "1", peer.token)) == Welcome(1, "arena")

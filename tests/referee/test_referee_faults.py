@@ -55,6 +55,7 @@ def seat0_faults(record: MatchRecord) -> list[FaultKind]:
         ("illegal", FaultKind.ILLEGAL),
         ("wrong-seat", FaultKind.MALFORMED),
         ("deep", FaultKind.MALFORMED),
+        ("error", FaultKind.MALFORMED),
     ],
 )
 def test_repeated_fault_forfeits_after_the_strikes(
@@ -63,6 +64,8 @@ def test_repeated_fault_forfeits_after_the_strikes(
 ) -> None:
     record = play_with(mode, first_game, hub, random_bots, launch, tmp_path, strikes=2)
     assert seat0_faults(record) == [kind, kind]
+    if mode == "error":
+        assert record.faults[0].detail == "bot reported: cannot decide"
     assert record.forfeited == (0,)
     assert record.ranks[0] == record.players
     assert sorted(record.ranks[1:])[0] == 1

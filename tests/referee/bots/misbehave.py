@@ -14,6 +14,7 @@ wrong-seat  claims another seat in every reply
 deep        puts a 100-level nested list in ``info``
 stubborn    ignores ``bye`` and SIGTERM, and keeps a child process in its group
 echo        behaves, and reports the ``act``'s ``ply`` in ``info``
+error       answers every ``act`` with an ``error`` message
 """
 
 from __future__ import annotations
@@ -68,6 +69,8 @@ def main() -> None:
             socket.send(msgpack.packb({**reply, "seq": message["seq"] - 1}))
         elif mode == "wrong-seat":
             reply["seat"] = message["seat"] + 1
+        elif mode == "error":
+            reply = {"type": "error", "seq": message["seq"], "message": "cannot decide"}
         elif mode == "echo":
             reply["info"] = {"ply": message["ply"]}
         elif mode == "deep":
