@@ -334,6 +334,20 @@ class Game(ABC):
     def action_table(self, config: MatchConfig) -> ActionTable:
         """Every action this configuration can ever offer (the same for every state of a match)."""
 
+    @abstractmethod
+    def sample_state(
+        self, config: MatchConfig, seat: int, observation: WireMap, rng: random.Random
+    ) -> State:
+        """A full state consistent with what ``seat`` observes, the hidden information sampled by ``rng``.
+
+        ``observation`` is exactly as the game produced it (e.g. after a msgpack round trip). The
+        state's ``observation(seat)`` equals it; when ``seat`` is to move, so does
+        ``legal_actions(seat)``, and ``to_move()`` holds every seat that decides (a seat whose
+        simultaneous pick ``seat`` cannot see may still be deciding in the sample). For search bots.
+        Raises :class:`ConfigError` or ``ValueError`` on an observation this game could not have
+        produced.
+        """
+
 
 Decision: TypeAlias = tuple[int, int]
 """A ``(seat, action)`` pair, in the order the referee applied them."""

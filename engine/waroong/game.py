@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from engine.core import ActionTable, Game, Knob, MatchConfig, Variant, choice_knob
+import random
+
+from engine.core import ActionTable, Game, Knob, MatchConfig, Variant, WireMap, choice_knob
 
 from .actions import action_table
 from .cards import MENU_LISTS
 from .rules import FIVE_STARS, KEEP_ALWAYS, KEEP_IF_NO_COOK, STREET_VENDOR, rules_of
+from .sampling import sample_state
 from .state import WaroongState
 
 
@@ -48,3 +51,7 @@ class WaroongGame(Game):
 
     def _new_state(self, config: MatchConfig, seed: int) -> WaroongState:
         return WaroongState.deal(rules_of(config), config, seed)
+
+    def sample_state(self, config: MatchConfig, seat: int, observation: WireMap, rng: random.Random) -> WaroongState:
+        """A state consistent with ``seat``'s observation (see :mod:`engine.waroong.sampling`)."""
+        return sample_state(config, seat, observation, rng)

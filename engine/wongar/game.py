@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from engine.core import ActionTable, Game, MatchConfig, State, Variant
+import random
+
+from engine.core import ActionTable, Game, MatchConfig, State, Variant, WireMap
 from engine.wongar.actions import layout
 from engine.wongar.board import board_from_knob
 from engine.wongar.knobs import KNOBS
+from engine.wongar.sampling import sample_state
 from engine.wongar.state import WongarState, build_table_for
 
 
@@ -37,3 +40,7 @@ class WongarGame(Game):
         state = WongarState(config, seed)
         state.begin()
         return state
+
+    def sample_state(self, config: MatchConfig, seat: int, observation: WireMap, rng: random.Random) -> State:
+        """A state consistent with ``seat``'s observation (see :mod:`engine.wongar.sampling`)."""
+        return sample_state(config, seat, observation, rng)

@@ -9,7 +9,10 @@ Observation keys (all public unless noted):
 * ``scores``; ``scorpion``: ``{"space", "phase", "last"}``; ``end``: ``"scorpion"``/``"stack"`` once the
   end is triggered, else ``None``.
 * ``face_up[t]``: card name or ``None``; ``stack_sizes[t]``; ``scorpions_under[t]``: setup Scorpions
-  known to lie at the bottom of stack ``t``.
+  known to lie at the bottom of stack ``t``; ``stack_cards[t]``: ``{card name: count}`` of the cards
+  still face down in stack ``t`` (public: every stack starts alike and every card leaving it is shown).
+* ``turn``: the seat whose turn of the round it is (also during the ceremony that turn started), or
+  ``None`` outside the turns (opening placement, the Elder's privilege, the end).
 * ``taken[s]``: ``{card name: count}`` of the territory cards in front of seat ``s``.
 * ``hand`` (private: this seat's ritual cards by name), ``hand_sizes``, ``pile_size``, ``discard``
   (by name), ``ritual_set_aside`` (ritual Scorpions beside the board), ``out_of_game`` (by name).
@@ -37,6 +40,8 @@ _PENDING = (
     "ancestor_move", "elder_move", "ceremony_play", "ceremony_effect", "over",
 )
 _MODES = ("remove", "move_out", "move_in")
+_CHOOSE_RITUAL = _PENDING.index("choose_ritual")
+_TURN_DECISIONS = range(_PENDING.index("take"), _PENDING.index("ceremony_effect") + 1)
 TRIGGER_NAMES = ("Ancestor", "Elder", "Ancestor and Elder")
 
 
@@ -71,6 +76,17 @@ def hand_view(state: WongarState, seat: int) -> dict[str, Wire]:
 
 def _taken_view(state: WongarState, seat: int) -> dict[str, Wire]:
     return {name: state.taken[seat * 9 + c] for c, name in enumerate(TERRITORY_CARD_NAMES)}
+
+
+def _in_turns(state: WongarState) -> bool:
+    """Whether the round's turns are under way (``state.current`` is the seat whose turn it is)."""
+    if state.pending == _CHOOSE_RITUAL:
+        return state.after_choose == 0
+    return state.pending in _TURN_DECISIONS
+
+
+def _stack_view(stack: list[int]) -> dict[str, Wire]:
+    return {name: stack.count(c) for c, name in enumerate(TERRITORY_CARD_NAMES)}
 
 
 def _pending_view(state: WongarState) -> WireMap:
@@ -127,6 +143,8 @@ def observe(state: WongarState, seat: int) -> WireMap:
         "face_up": face_up_names(state),
         "stack_sizes": [len(s) for s in state.stacks],
         "scorpions_under": list(state.bottom_known),
+        "stack_cards": [_stack_view(stack) for stack in state.stacks],
+        "turn": state.current if _in_turns(state) else None,
         "taken": [_taken_view(state, s) for s in range(n)],
         "hand": hand_view(state, seat),
         "hand_sizes": [sum(state.hands[s * 5: s * 5 + 5]) for s in range(n)],
