@@ -42,7 +42,8 @@ class Executor(Protocol):
 class LocalExecutor:
     """``workers`` worker processes, each with its own hub and long-lived bot processes.
 
-    Generation affinity keeps restarts few: a free worker takes the next queued job of the
+    Workers are started with the ``spawn`` method, so a script that makes one must guard its entry
+    point with ``if __name__ == "__main__":``. Generation affinity keeps restarts few: a free worker takes the next queued job of the
     generation it is playing; when that generation runs out it moves to the generation with the
     most queued jobs, preferring one no other worker is on, and its pool closes the processes of
     the generation it left. Within a generation, jobs keep their submission order.

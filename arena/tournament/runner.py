@@ -64,19 +64,19 @@ def run_tournament(
     On an exception (``KeyboardInterrupt`` included) in-flight games are abandoned unstored and the
     exception propagates; what was stored stays stored.
     """
-    schedule = register(store, config)
-    stored = store.stored_ids(config.name)
-    pending = [g for g in schedule if g.id not in stored]
-    by_id = schedule.by_id()
-    tally = display.tally if display is not None else Tally(total=len(schedule))
-    for earlier in store.games(config.name):
-        tally.add(earlier.record)
-    if display is not None:
-        display.update()
-    unfinished = {g.id for g in pending}
-    played = failed = 0
     abandon = True
     try:
+        schedule = register(store, config)
+        stored = store.stored_ids(config.name)
+        pending = [g for g in schedule if g.id not in stored]
+        by_id = schedule.by_id()
+        tally = display.tally if display is not None else Tally(total=len(schedule))
+        for earlier in store.games(config.name):
+            tally.add(earlier.record)
+        if display is not None:
+            display.update()
+        unfinished = {g.id for g in pending}
+        played = failed = 0
         for game in pending:
             executor.submit(MatchJob.of(config, game))
         while unfinished:
