@@ -15,7 +15,7 @@ import numpy as np
 from arena.record import MatchRecord
 from leaderboards.bootstrap import bootstrap_thetas, percentile_interval, superiority
 from leaderboards.errors import LeaderboardError
-from leaderboards.field import beat_matrix, flags
+from leaderboards.field import flags
 from leaderboards.model import (
     Leaderboard,
     RatingSettings,
@@ -27,12 +27,14 @@ from leaderboards.pairwise import fit_pairwise
 from leaderboards.plackett_luce import Finish, PlackettLuceModel
 from leaderboards.scale import ELO_MEAN, ELO_PER_THETA
 from leaderboards.stats import (
+    TableResults,
     bot_totals,
     fault_counts,
     head_to_head,
     latencies,
-    pair_matrix,
+    pair_counts,
     seat_totals,
+    table_results,
 )
 
 BlockKey: TypeAlias = Callable[[MatchRecord], Hashable]
@@ -84,17 +86,17 @@ def build_leaderboard(
     elo = fit.theta * ELO_PER_THETA + shift
     sampled_elo = samples * ELO_PER_THETA + shift
     low, high = percentile_interval(sampled_elo, settings.confidence)
-    pairwise = fit_pairwise(pair_matrix(games, index), model.components, prior) * ELO_PER_THETA
+    tables = table_results(games, index)
+    pairs = pair_counts(tables, len(bots))
+    pairwise = fit_pairwise(pairs.points, model.components, prior) * ELO_PER_THETA
     if settings.anchor is not None:
         pairwise = pairwise - (pairwise[index[settings.anchor]] - settings.anchor_elo) * same_group
         pairwise = pairwise + ELO_MEAN * ~same_group
     else:
         pairwise = pairwise + ELO_MEAN
-    totals = bot_totals(games, bots)
+    totals = bot_totals(tables, pairs, len(bots))
     faults = fault_counts(games, bots)
-    bot_flags = flags(
-        beat_matrix(games, index), model.components, [t.games for t in totals], settings.few_games
-    )
+    bot_flags = flags(pairs.beat, model.components, [t.games for t in totals], settings.few_games)
     order = sorted(range(len(bots)), key=lambda i: (-elo[i], bots[i]))
     group_number: dict[int, int] = {}
     for i in order:
@@ -131,8 +133,8 @@ def build_leaderboard(
         blocks=len(block_ids),
         standings=standings,
         los=tuple(tuple(los[i][j] for j in order) for i in order),
-        head_to_head=head_to_head(games, ranked),
-        seat_advantage=_seat_advantage(games, seat_group, fit.seat_terms),
+        head_to_head=head_to_head(pairs, bots, order),
+        seat_advantage=_seat_advantage(tables, seat_group, fit.seat_terms),
         faults=tuple(faults[i] for i in order),
         latency=latencies(games, ranked),
         groups=groups,
@@ -140,13 +142,13 @@ def build_leaderboard(
 
 
 def _seat_advantage(
-    games: list[MatchRecord],
+    tables: list[TableResults],
     seat_group: dict[tuple[str, int], int],
     terms: tuple[np.ndarray, ...],
 ) -> tuple[SeatAdvantage, ...]:
     """Seat totals beside the fitted seat terms (in Elo points) of their game and table size."""
     rows: list[SeatAdvantage] = []
-    for seat in seat_totals(games):
+    for seat in seat_totals(tables):
         group = seat_group.get((seat.game, seat.players))
         elo = None if group is None else float(terms[group][seat.seat] * ELO_PER_THETA)
         rows.append(

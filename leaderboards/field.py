@@ -1,4 +1,4 @@
-"""How the results connect the field: who finished above whom, and what that leaves unbounded.
+"""Flags from how the results connect the field: who finished above whom, what that leaves unbounded.
 
 Plackett–Luce maximum likelihood is finite for a group of bots exactly when, however the group is
 split in two, someone in each part finished at or above someone in the other (the "beat" graph is
@@ -14,28 +14,17 @@ from numpy.typing import NDArray
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components
 
-from arena.record import MatchRecord
 from leaderboards.model import Flag
 
 IndexArray = NDArray[np.intp]
 BoolArray = NDArray[np.bool_]
 
 
-def beat_matrix(records: Sequence[MatchRecord], index: dict[str, int]) -> BoolArray:
-    """``beat[i, j]``: bot ``i`` finished at or above bot ``j`` in some shared game (``i ≠ j``)."""
-    beat = np.zeros((len(index), len(index)), dtype=np.bool_)
-    for record in records:
-        for seat, bot in enumerate(record.bots):
-            for other, other_bot in enumerate(record.bots):
-                if other_bot != bot and record.ranks[seat] <= record.ranks[other]:
-                    beat[index[bot], index[other_bot]] = True
-    return beat
-
-
 def flags(
     beat: BoolArray, components: IndexArray, games: Sequence[int], few_games: int
 ) -> list[tuple[Flag, ...]]:
-    """Every bot's flags, from the beat graph, its connected ``components`` and its game counts."""
+    """Every bot's flags from ``beat[i, j]`` (bot ``i`` finished at or above bot ``j`` at least
+    once), the connected ``components`` and every bot's number of games."""
     _, strong = connected_components(csr_matrix(beat), directed=True, connection="strong")
     group_size = np.bincount(components)
     strong_size = np.bincount(strong)

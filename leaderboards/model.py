@@ -84,7 +84,8 @@ class Standing:
 
 @dataclass(frozen=True, slots=True)
 class Meeting:
-    """``bot`` against ``opponent`` over every game they shared: ``points`` of ``meetings`` for ``bot``."""
+    """``bot`` against ``opponent``: ``points`` for ``bot`` over ``meetings`` seat pairs compared (one
+    per shared game, unless a bot held several seats of it)."""
 
     bot: str
     opponent: str

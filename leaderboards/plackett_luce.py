@@ -21,6 +21,8 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 from scipy.optimize import minimize
+from scipy.sparse import csr_matrix
+from scipy.sparse.csgraph import connected_components
 
 from leaderboards.errors import LeaderboardError
 
@@ -325,39 +327,75 @@ def _order_terms(strengths: FloatArray, orders: IndexArray, hessian: bool) -> _T
 def _compile(
     finishes: Sequence[Finish], n_items: int, offsets: IndexArray
 ) -> list[_Pattern]:
-    """Group games by table size and tie pattern; put rows in finishing order."""
+    """Group games by table size and tie pattern; put rows in finishing order (ties by seat)."""
     zero_slot = n_items + int(offsets[-1])
-    groups = len(offsets) - 1
-    rows: dict[tuple[int, ...], list[tuple[list[int], list[int], int]]] = {}
-    for index, finish in enumerate(finishes):
+    by_size: dict[int, list[int]] = {}
+    for number, finish in enumerate(finishes):
         seats = len(finish.items)
         if seats < 2 or len(finish.ranks) != seats:
-            raise LeaderboardError(f"game {index}: needs at least two seats, each with a place")
-        if not all(0 <= item < n_items for item in finish.items):
-            raise LeaderboardError(f"game {index}: an item outside 0..{n_items - 1}")
-        by_place = sorted(range(seats), key=lambda s: (finish.ranks[s], s))
-        sizes = [len(list(g)) for _, g in itertools.groupby(finish.ranks[s] for s in by_place)]
-        if finish.seat_group >= 0:
-            if finish.seat_group >= groups:
-                raise LeaderboardError(f"game {index}: no seat group {finish.seat_group}")
-            base = n_items + int(offsets[finish.seat_group])
-            if int(offsets[finish.seat_group + 1] - offsets[finish.seat_group]) != seats - 1:
-                raise LeaderboardError(f"game {index}: its seat group is for another table size")
-            seat_params = [zero_slot if s == 0 else base + s - 1 for s in by_place]
+            raise LeaderboardError(f"game {number}: needs at least two seats, each with a place")
+        by_size.setdefault(seats, []).append(number)
+    patterns: list[_Pattern] = []
+    for seats, numbers in sorted(by_size.items()):
+        game_index = np.array(numbers, dtype=np.intp)
+        items = np.array([finishes[g].items for g in numbers], dtype=np.intp)
+        ranks = np.array([finishes[g].ranks for g in numbers], dtype=np.int64)
+        groups = np.array([finishes[g].seat_group for g in numbers], dtype=np.intp)
+        _check_rows(items, groups, game_index, n_items, offsets, seats)
+        seat = np.arange(seats)
+        by_place = np.argsort(ranks * seats + seat, axis=1, kind="stable")
+        placed = np.take_along_axis(ranks, by_place, axis=1)
+        base = n_items + offsets[np.maximum(groups, 0)] - 1
+        seated = (groups[:, None] >= 0) & (by_place > 0)
+        seat_params = np.where(seated, base[:, None] + by_place, zero_slot)
+        breaks = placed[:, 1:] != placed[:, :-1]
+        codes = breaks @ (1 << np.arange(seats - 1))
+        for code in np.unique(codes):
+            rows = codes == code
+            patterns.append(
+                _Pattern(
+                    items=np.take_along_axis(items, by_place, axis=1)[rows].T.copy(),
+                    seat_params=seat_params[rows].T.copy(),
+                    game_index=game_index[rows],
+                    orders=_consistent_orders(_tie_sizes(int(code), seats)),
+                )
+            )
+    return patterns
+
+
+def _check_rows(
+    items: IndexArray,
+    groups: IndexArray,
+    game_index: IndexArray,
+    n_items: int,
+    offsets: IndexArray,
+    seats: int,
+) -> None:
+    """Refuse items out of range and seat groups that do not exist or are for another table size."""
+    bad_item = ((items < 0) | (items >= n_items)).any(axis=1)
+    if bad_item.any():
+        number = int(game_index[bad_item.argmax()])
+        raise LeaderboardError(f"game {number}: an item outside 0..{n_items - 1}")
+    missing = groups >= len(offsets) - 1
+    if missing.any():
+        number = int(game_index[missing.argmax()])
+        raise LeaderboardError(f"game {number}: no seat group {int(groups[missing.argmax()])}")
+    sizes = np.append(np.diff(offsets), -1)[np.maximum(groups, -1)] + 1  # no group: the sentinel
+    wrong = (groups >= 0) & (sizes != seats)
+    if wrong.any():
+        number = int(game_index[wrong.argmax()])
+        raise LeaderboardError(f"game {number}: its seat group is for another table size")
+
+
+def _tie_sizes(code: int, seats: int) -> list[int]:
+    """Sizes of the tied groups, in place order, from the bit mask of places that differ."""
+    sizes = [1]
+    for position in range(seats - 1):
+        if code >> position & 1:
+            sizes.append(1)
         else:
-            seat_params = [zero_slot] * seats
-        rows.setdefault(tuple(sizes), []).append(
-            ([finish.items[s] for s in by_place], seat_params, index)
-        )
-    return [
-        _Pattern(
-            items=np.array([r[0] for r in group], dtype=np.intp).T.copy(),
-            seat_params=np.array([r[1] for r in group], dtype=np.intp).T.copy(),
-            game_index=np.array([r[2] for r in group], dtype=np.intp),
-            orders=_consistent_orders(sizes),
-        )
-        for sizes, group in rows.items()
-    ]
+            sizes[-1] += 1
+    return sizes
 
 
 def _consistent_orders(sizes: Sequence[int]) -> IndexArray:
@@ -376,18 +414,11 @@ def _consistent_orders(sizes: Sequence[int]) -> IndexArray:
 
 def _components(n_items: int, finishes: Sequence[Finish]) -> IndexArray:
     """Connected-component label of every item (items are linked by sharing a game)."""
-    parent = list(range(n_items))
-
-    def root(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    for finish in finishes:
-        first = root(finish.items[0])
-        for item in finish.items[1:]:
-            parent[root(item)] = first
-    roots = [root(i) for i in range(n_items)]
-    labels = {r: n for n, r in enumerate(dict.fromkeys(roots))}
-    return np.array([labels[r] for r in roots], dtype=np.intp)
+    first = [finish.items[0] for finish in finishes for _ in finish.items[1:]]
+    others = [item for finish in finishes for item in finish.items[1:]]
+    links = csr_matrix(
+        (np.ones(len(first)), (np.array(first, dtype=np.intp), np.array(others, dtype=np.intp))),
+        shape=(n_items, n_items),
+    )
+    _, labels = connected_components(links, directed=False)
+    return np.asarray(labels, dtype=np.intp)

@@ -13,27 +13,86 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from numpy.typing import NDArray
+
 from arena.record import FaultKind, MatchRecord
 from leaderboards.model import FaultCounts, Latency, Meeting
 
 LATENCY_PERCENTILES = (50.0, 90.0, 99.0)
 
 
-def places(ranks: Sequence[int]) -> tuple[float, ...]:
-    """Fractional places from competition ranks (1, 1, 3 → 1.5, 1.5, 3)."""
-    counts = Counter(ranks)
-    return tuple(rank + (counts[rank] - 1) / 2 for rank in ranks)
+@dataclass(frozen=True, slots=True)
+class TableResults:
+    """Every game of one table size as arrays: rows are games, columns seats."""
+
+    players: int
+    game: NDArray[np.str_]
+    """(games,): the game's name."""
+    bots: NDArray[np.intp]
+    """(games, seats): bot index in each seat."""
+    ranks: NDArray[np.int64]
+    """(games, seats): competition ranks (1 best, ties share)."""
+
+    @property
+    def places(self) -> NDArray[np.float64]:
+        """(games, seats): fractional places."""
+        same = (self.ranks[:, :, None] == self.ranks[:, None, :]).sum(axis=2)
+        return np.asarray(self.ranks + (same - 1) / 2, dtype=np.float64)
+
+    @property
+    def win_shares(self) -> NDArray[np.float64]:
+        """(games, seats): share of the win (``1/m`` for each of ``m`` seats placed first)."""
+        first = self.ranks == 1
+        return np.asarray(first / first.sum(axis=1, keepdims=True), dtype=np.float64)
 
 
-def win_shares(ranks: Sequence[int]) -> tuple[float, ...]:
-    """Each seat's share of the win: ``1/m`` for each of ``m`` seats placed first, else 0."""
-    winners = sum(1 for rank in ranks if rank == 1)
-    return tuple(1.0 / winners if rank == 1 else 0.0 for rank in ranks)
+def table_results(records: Sequence[MatchRecord], index: dict[str, int]) -> list[TableResults]:
+    """The records as arrays, one :class:`TableResults` per table size (ascending)."""
+    by_size: defaultdict[int, list[MatchRecord]] = defaultdict(list)
+    for record in records:
+        by_size[record.players].append(record)
+    return [
+        TableResults(
+            players=size,
+            game=np.array([r.game for r in group], dtype=np.str_),
+            bots=np.array([[index[b] for b in r.bots] for r in group], dtype=np.intp),
+            ranks=np.array([r.ranks for r in group], dtype=np.int64),
+        )
+        for size, group in sorted(by_size.items())
+    ]
 
 
-def pair_points(mine: int, theirs: int) -> float:
-    """Points for finishing at rank ``mine`` against a seat at rank ``theirs``."""
-    return 1.0 if mine < theirs else 0.5 if mine == theirs else 0.0
+@dataclass(frozen=True, slots=True)
+class PairCounts:
+    """Over every pair of seats of different bots in every game, ``[i, j]`` for bot ``i`` vs ``j``:
+    ``points`` scored by ``i``, ``meetings`` (seat pairs compared: one per shared game unless a
+    bot held several seats), and ``beat`` (``i`` finished at or above ``j`` at least once)."""
+
+    points: NDArray[np.float64]
+    meetings: NDArray[np.int64]
+    beat: NDArray[np.bool_]
+
+
+def pair_counts(tables: Sequence[TableResults], n_bots: int) -> PairCounts:
+    """Count every comparison of two seats held by different bots."""
+    cells = n_bots * n_bots
+    points = np.zeros(cells)
+    meetings = np.zeros(cells, dtype=np.int64)
+    at_or_above = np.zeros(cells, dtype=np.int64)
+    for table in tables:
+        for a in range(table.players):
+            for b in range(table.players):
+                if a == b:
+                    continue
+                mine, theirs = table.ranks[:, a], table.ranks[:, b]
+                other = table.bots[:, a] != table.bots[:, b]
+                cell = (table.bots[:, a] * n_bots + table.bots[:, b])[other]
+                score = np.where(mine < theirs, 1.0, np.where(mine == theirs, 0.5, 0.0))[other]
+                points += np.bincount(cell, score, cells)
+                meetings += np.bincount(cell, minlength=cells)
+                at_or_above += np.bincount(cell, (mine <= theirs)[other], cells).astype(np.int64)
+    shape = (n_bots, n_bots)
+    return PairCounts(points.reshape(shape), meetings.reshape(shape), at_or_above.reshape(shape) > 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,63 +122,42 @@ class BotTotals:
         return self.win_sum / self.seats
 
 
-def bot_totals(records: Sequence[MatchRecord], bots: Sequence[str]) -> tuple[BotTotals, ...]:
-    """Totals for every bot in ``bots`` (each must appear in ``records``)."""
-    games: Counter[str] = Counter()
-    seats: Counter[str] = Counter()
-    points: defaultdict[str, float] = defaultdict(float)
-    comparisons: Counter[str] = Counter()
-    place_sum: defaultdict[str, float] = defaultdict(float)
-    win_sum: defaultdict[str, float] = defaultdict(float)
-    for record in records:
-        games.update(set(record.bots))
-        for seat, (place, win) in enumerate(
-            zip(places(record.ranks), win_shares(record.ranks), strict=True)
-        ):
-            bot = record.bots[seat]
-            seats[bot] += 1
-            place_sum[bot] += place
-            win_sum[bot] += win
-            for other, other_bot in enumerate(record.bots):
-                if other_bot != bot:
-                    comparisons[bot] += 1
-                    points[bot] += pair_points(record.ranks[seat], record.ranks[other])
+def bot_totals(
+    tables: Sequence[TableResults], pairs: PairCounts, n_bots: int
+) -> tuple[BotTotals, ...]:
+    """Totals for every bot index ``0 .. n_bots-1``."""
+    games = np.zeros(n_bots, dtype=np.int64)
+    seats = np.zeros(n_bots, dtype=np.int64)
+    place_sum = np.zeros(n_bots)
+    win_sum = np.zeros(n_bots)
+    for table in tables:
+        ordered = np.sort(table.bots, axis=1)
+        first = np.ones_like(ordered, dtype=np.bool_)
+        first[:, 1:] = ordered[:, 1:] != ordered[:, :-1]
+        games += np.bincount(ordered[first], minlength=n_bots)
+        seats += np.bincount(table.bots.ravel(), minlength=n_bots)
+        place_sum += np.bincount(table.bots.ravel(), table.places.ravel(), n_bots)
+        win_sum += np.bincount(table.bots.ravel(), table.win_shares.ravel(), n_bots)
+    points = pairs.points.sum(axis=1)
+    comparisons = pairs.meetings.sum(axis=1)
     return tuple(
-        BotTotals(games[b], seats[b], points[b], comparisons[b], place_sum[b], win_sum[b])
-        for b in bots
+        BotTotals(
+            int(games[i]), int(seats[i]), float(points[i]), int(comparisons[i]),
+            float(place_sum[i]), float(win_sum[i]),
+        )
+        for i in range(n_bots)
     )
 
 
-def pair_matrix(records: Sequence[MatchRecord], index: dict[str, int]) -> np.ndarray:
-    """``points[i, j]``: the points bot ``i`` scored against bot ``j`` over every shared game."""
-    points = np.zeros((len(index), len(index)))
-    for record in records:
-        for seat, bot in enumerate(record.bots):
-            for other, other_bot in enumerate(record.bots):
-                if other_bot != bot:
-                    points[index[bot], index[other_bot]] += pair_points(
-                        record.ranks[seat], record.ranks[other]
-                    )
-    return points
-
-
-def head_to_head(records: Sequence[MatchRecord], bots: Sequence[str]) -> tuple[Meeting, ...]:
-    """Every ordered pair of bots that met: meetings (shared games) and points, in ``bots`` order."""
-    meetings: Counter[tuple[str, str]] = Counter()
-    points: defaultdict[tuple[str, str], float] = defaultdict(float)
-    for record in records:
-        met: set[tuple[str, str]] = set()
-        for seat, bot in enumerate(record.bots):
-            for other, other_bot in enumerate(record.bots):
-                if other_bot != bot:
-                    met.add((bot, other_bot))
-                    points[bot, other_bot] += pair_points(record.ranks[seat], record.ranks[other])
-        meetings.update(met)
+def head_to_head(
+    pairs: PairCounts, bots: Sequence[str], order: Sequence[int]
+) -> tuple[Meeting, ...]:
+    """Every ordered pair of bots that met, rows and columns in ``order`` (bot indices)."""
     return tuple(
-        Meeting(bot, opponent, meetings[bot, opponent], points[bot, opponent])
-        for bot in bots
-        for opponent in bots
-        if meetings[bot, opponent]
+        Meeting(bots[i], bots[j], int(pairs.meetings[i, j]), float(pairs.points[i, j]))
+        for i in order
+        for j in order
+        if pairs.meetings[i, j]
     )
 
 
@@ -135,23 +173,22 @@ class SeatTotals:
     win_share: float
 
 
-def seat_totals(records: Sequence[MatchRecord]) -> tuple[SeatTotals, ...]:
+def seat_totals(tables: Sequence[TableResults]) -> tuple[SeatTotals, ...]:
     """Per game, table size and seat, sorted by those keys."""
-    count: Counter[tuple[str, int, int]] = Counter()
-    place_sum: defaultdict[tuple[str, int, int], float] = defaultdict(float)
-    win_sum: defaultdict[tuple[str, int, int], float] = defaultdict(float)
-    for record in records:
-        for seat, (place, win) in enumerate(
-            zip(places(record.ranks), win_shares(record.ranks), strict=True)
-        ):
-            key = (record.game, record.players, seat)
-            count[key] += 1
-            place_sum[key] += place
-            win_sum[key] += win
-    return tuple(
-        SeatTotals(key[0], key[1], key[2], n, place_sum[key] / n, win_sum[key] / n)
-        for key, n in sorted(count.items())
-    )
+    rows: list[SeatTotals] = []
+    for table in tables:
+        places, wins = table.places, table.win_shares
+        for game in np.unique(table.game):
+            mine = table.game == game
+            count = int(mine.sum())
+            for seat in range(table.players):
+                rows.append(
+                    SeatTotals(
+                        str(game), table.players, seat, count,
+                        float(places[mine, seat].mean()), float(wins[mine, seat].mean()),
+                    )
+                )
+    return tuple(sorted(rows, key=lambda r: (r.game, r.players, r.seat)))
 
 
 def fault_counts(records: Sequence[MatchRecord], bots: Sequence[str]) -> tuple[FaultCounts, ...]:
