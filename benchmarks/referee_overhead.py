@@ -5,9 +5,10 @@ machine falls on both alike:
 
 * referee: ``run_match`` between instant built-in bots (``random``), each decision's time as the
   referee records it (``act`` sent → ``action`` received, decoded and validated);
-* raw: after each of those decisions, a bare ROUTER socket sends the next decision's ``act`` map
-  (the same observation, legal list and events, so the same size) with plain ``msgpack.packb`` to
-  a bare DEALER echo process for that seat, which answers with an ``action`` map; timed the same way.
+* raw: after each round of those decisions, a bare ROUTER socket sends the next round's ``act``
+  maps (the same observations, legal lists and events, so the same sizes; to every deciding seat at
+  once in a simultaneous round) with plain ``msgpack.packb`` to bare DEALER echo processes, one
+  per seat, which answer with ``action`` maps; timed the same way.
 
 Usage: python benchmarks/referee_overhead.py [GAME] [--matches N]
 """
@@ -62,26 +63,36 @@ class RawPingPong:
         self.echoes = [subprocess.Popen([sys.executable, "-c", ECHO, endpoint]) for _ in range(players)]
         self.identities = [self.router.recv_multipart()[0] for _ in self.echoes]
         self.since = [0] * players
+        self.pending: set[int] = set()
         self.times: list[float] = []
 
     def after(self, state: State, decision: DecisionRecord) -> None:
-        """Time one raw exchange carrying the ``act`` the referee is about to send next."""
+        """Once a round of decisions is complete, time a raw exchange for the next round: the same
+        ``act`` maps the referee is about to send, to all deciding seats at once."""
+        self.pending.discard(decision.seat)
         if state.is_over():
             self.since = [0] * len(self.since)
+            self.pending.clear()
             return
-        seat = state.to_move()[0]
-        events, self.since[seat] = state.events(seat, self.since[seat])
-        payload = {
-            "type": "act", "seq": len(self.times), "seat": seat, "ply": len(self.times),
-            "observation": state.observation(seat), "legal": state.legal_actions(seat),
-            "events": list(events), "clock": {"move_ms": 1000, "bank_ms": 0, "increment_ms": 0},
-        }
-        self.router.send_multipart([self.identities[seat], msgpack.packb(payload)])
-        sent = time.monotonic()
-        self.router.poll(5000)
-        _, reply = self.router.recv_multipart()
-        msgpack.unpackb(reply)
-        self.times.append(time.monotonic() - sent)
+        if self.pending:
+            return
+        movers = state.to_move()
+        self.pending = set(movers)
+        sent: dict[bytes, float] = {}
+        for seat in movers:
+            events, self.since[seat] = state.events(seat, self.since[seat])
+            payload = {
+                "type": "act", "seq": len(self.times), "seat": seat, "ply": len(self.times),
+                "observation": state.observation(seat), "legal": state.legal_actions(seat),
+                "events": list(events), "clock": {"move_ms": 1000, "bank_ms": 0, "increment_ms": 0},
+            }
+            self.router.send_multipart([self.identities[seat], msgpack.packb(payload)])
+            sent[self.identities[seat]] = time.monotonic()
+        while sent:
+            self.router.poll(5000)
+            identity, reply = self.router.recv_multipart()
+            msgpack.unpackb(reply)
+            self.times.append(time.monotonic() - sent.pop(identity))
 
     def close(self) -> None:
         """Stop the echo processes and remove the socket folder."""
