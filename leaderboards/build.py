@@ -24,7 +24,7 @@ from leaderboards.model import (
     TournamentInfo,
 )
 from leaderboards.pairwise import fit_pairwise
-from leaderboards.plackett_luce import Finish, PlackettLuceModel
+from leaderboards.plackett_luce import Finish, FloatArray, IndexArray, PlackettLuceModel
 from leaderboards.scale import ELO_MEAN, ELO_PER_THETA
 from leaderboards.stats import (
     TableResults,
@@ -77,23 +77,17 @@ def build_leaderboard(
     samples = bootstrap_thetas(
         model, fit, blocks, prior, settings.bootstrap_samples, settings.seed
     )
-    shift = np.full(len(bots), ELO_MEAN)
-    if settings.anchor is not None:
-        anchor = index[settings.anchor]
-        same_group = model.components == model.components[anchor]
-        shift[same_group] = settings.anchor_elo - fit.theta[anchor] * ELO_PER_THETA
-        samples = samples - samples[:, [anchor]] * same_group + fit.theta[anchor] * same_group
-    elo = fit.theta * ELO_PER_THETA + shift
-    sampled_elo = samples * ELO_PER_THETA + shift
+    anchor = None if settings.anchor is None else index[settings.anchor]
+
+    def to_elo(theta: FloatArray) -> FloatArray:
+        return _elo_scale(theta, model.components, anchor, settings.anchor_elo)
+
+    elo = to_elo(fit.theta)
+    sampled_elo = to_elo(samples)
     low, high = percentile_interval(sampled_elo, settings.confidence)
     tables = table_results(games, index)
     pairs = pair_counts(tables, len(bots))
-    pairwise = fit_pairwise(pairs.points, model.components, prior) * ELO_PER_THETA
-    if settings.anchor is not None:
-        pairwise = pairwise - (pairwise[index[settings.anchor]] - settings.anchor_elo) * same_group
-        pairwise = pairwise + ELO_MEAN * ~same_group
-    else:
-        pairwise = pairwise + ELO_MEAN
+    pairwise = to_elo(fit_pairwise(pairs.points, model.components, prior))
     totals = bot_totals(tables, pairs, len(bots))
     faults = fault_counts(games, bots)
     bot_flags = flags(pairs.beat, model.components, [t.games for t in totals], settings.few_games)
@@ -141,10 +135,22 @@ def build_leaderboard(
     )
 
 
+def _elo_scale(
+    theta: FloatArray, components: IndexArray, anchor: int | None, anchor_elo: float
+) -> FloatArray:
+    """θ centred per component (items on the last axis) on the Elo scale: mean 1500 per component,
+    except that the anchor's component is shifted to put the anchor at ``anchor_elo``."""
+    elo: FloatArray = theta * ELO_PER_THETA + ELO_MEAN
+    if anchor is not None:
+        same_group = components == components[anchor]
+        elo = elo + (anchor_elo - elo[..., [anchor]]) * same_group
+    return elo
+
+
 def _seat_advantage(
     tables: list[TableResults],
     seat_group: dict[tuple[str, int], int],
-    terms: tuple[np.ndarray, ...],
+    terms: tuple[FloatArray, ...],
 ) -> tuple[SeatAdvantage, ...]:
     """Seat totals beside the fitted seat terms (in Elo points) of their game and table size."""
     rows: list[SeatAdvantage] = []
