@@ -99,6 +99,11 @@ class Display:
             self._live.__exit__(kind, exc, tb)
             self._live = None
 
+    def baseline(self) -> None:
+        """Count games stored before this run as done without taking them into the ETA."""
+        self._progress.reset(self._task, completed=self.tally.done)
+        self.update()
+
     def update(self, game_id: str | None = None, record: MatchRecord | None = None) -> None:
         """Redraw after a change; ``record`` is a newly stored game (printed as a line when piped)."""
         tally = self.tally

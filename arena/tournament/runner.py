@@ -74,7 +74,7 @@ def run_tournament(
         for earlier in store.games(config.name):
             tally.add(earlier.record)
         if display is not None:
-            display.update()
+            display.baseline()
         unfinished = {g.id for g in pending}
         played = failed = 0
         for game in pending:
