@@ -5,7 +5,7 @@ wire directly (raw ZeroMQ and msgpack, not the SDK), answering with the first le
 where MODE says otherwise:
 
 silent      never answers an ``act``
-late        answers every ``act`` 0.4 s after it arrives
+late        answers every ``act`` 1 s after it arrives
 crash       answers three ``act`` messages, then exits with status 3
 garbage     sends bytes that are not msgpack in reply to the second ``act``
 illegal     answers every ``act`` with an id that is not legal
@@ -57,7 +57,7 @@ def main() -> None:
         if mode == "silent":
             continue
         if mode == "late":
-            time.sleep(0.4)
+            time.sleep(1.0)
         elif mode == "crash" and acts > 3:
             os._exit(3)
         elif mode == "garbage" and acts == 2:
