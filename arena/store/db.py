@@ -169,9 +169,9 @@ class Store:
 
     def tournaments(self) -> list[TournamentRow]:
         """Every stored tournament, oldest first."""
-        rows = self._db.execute(
+        rows = self._rows(
             "SELECT name, fingerprint, config, created FROM tournaments ORDER BY created, name"
-        ).fetchall()
+        )
         return [TournamentRow(n, f, json.loads(c), t) for n, f, c, t in rows]
 
     def tournament(self, name: str | None) -> TournamentRow:
@@ -190,11 +190,11 @@ class Store:
 
     def bots(self, tournament: str) -> list[BotRow]:
         """The bots of ``tournament`` in name order."""
-        rows = self._db.execute(
+        rows = self._rows(
             "SELECT name, version, command, files_hash FROM bots WHERE tournament = ? "
             "ORDER BY name",
             (tournament,),
-        ).fetchall()
+        )
         return [BotRow(n, v, tuple(json.loads(c)), h) for n, v, c, h in rows]
 
     # -- games -------------------------------------------------------------------------------
@@ -257,7 +257,7 @@ class Store:
 
     def stored_ids(self, tournament: str) -> set[str]:
         """The ids of every stored game of ``tournament``."""
-        rows = self._db.execute("SELECT id FROM games WHERE tournament = ?", (tournament,))
+        rows = self._rows("SELECT id FROM games WHERE tournament = ?", (tournament,))
         return {r[0] for r in rows}
 
     def games(
@@ -286,7 +286,7 @@ class Store:
         if where:
             sql += " WHERE " + " AND ".join(where)
         sql += " ORDER BY g.finished, g.rowid"
-        found = [self._load(t, i) for t, i in self._db.execute(sql, args).fetchall()]
+        found = [self._load(t, i) for t, i in self._rows(sql, args)]
         if fault is not None:
             found = [g for g in found if any(f.kind is fault for f in g.record.faults)]
         return found
@@ -298,7 +298,7 @@ class Store:
         if tournament is not None:
             sql += " AND tournament = ?"
             args.append(tournament)
-        rows = self._db.execute(sql, args).fetchall()
+        rows = self._rows(sql, args)
         if not rows:
             raise StoreError(f"{self.path}: no stored game {game_id!r}")
         if len(rows) > 1:
@@ -307,20 +307,19 @@ class Store:
         return self._load(rows[0][0], game_id)
 
     def _load(self, tournament: str, game_id: str) -> StoredGame:
-        row = self._db.execute(
+        ((generation, table, deal, rotation, finished, blob),) = self._rows(
             "SELECT generation, table_index, deal, rotation, finished, record FROM games "
             "WHERE tournament = ? AND id = ?",
             (tournament, game_id),
-        ).fetchone()
-        generation, table, deal, rotation, finished, blob = row
+        )
         try:
             record = MatchRecord.from_wire(msgpack.unpackb(blob, raw=False))
         except (ValueError, KeyError, TypeError, msgpack.UnpackException) as exc:
             raise StoreError(f"{self.path}: stored game {game_id!r} is unreadable: {exc}") from None
-        procs = self._db.execute(
+        procs = self._rows(
             "SELECT process FROM game_seats WHERE tournament = ? AND game = ? ORDER BY seat",
             (tournament, game_id),
-        ).fetchall()
+        )
         return StoredGame(
             tournament,
             Placement(game_id, generation, table, deal, rotation),
@@ -329,12 +328,24 @@ class Store:
             tuple(p[0] or "" for p in procs),
         )
 
+    def _rows(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
+        """Every row of a query; a damaged file is a :class:`StoreError`."""
+        try:
+            return self._db.execute(sql, args).fetchall()
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{self.path}: cannot read the results database ({exc})") from None
+
     class _Tx:
-        def __init__(self, db: sqlite3.Connection) -> None:
-            self.db = db
+        """One write transaction; a database failure in it is a :class:`StoreError`."""
+
+        def __init__(self, store: Store) -> None:
+            self.store = store
 
         def __enter__(self) -> None:
-            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                self.store._db.execute("BEGIN IMMEDIATE")
+            except sqlite3.DatabaseError as exc:
+                raise StoreError(f"{self.store.path}: cannot write ({exc})") from None
 
         def __exit__(
             self,
@@ -342,10 +353,20 @@ class Store:
             exc: BaseException | None,
             tb: TracebackType | None,
         ) -> None:
-            self.db.execute("COMMIT" if kind is None else "ROLLBACK")
+            db = self.store._db
+            if kind is None:
+                try:
+                    db.execute("COMMIT")
+                    return
+                except sqlite3.DatabaseError as failed:
+                    exc = failed
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            if isinstance(exc, sqlite3.DatabaseError):
+                raise StoreError(f"{self.store.path}: write failed, nothing stored ({exc})") from None
 
     def _transaction(self) -> Store._Tx:
-        return Store._Tx(self._db)
+        return Store._Tx(self)
 
 
 def migrate(db: sqlite3.Connection, migrations: Sequence[Migration]) -> None:
