@@ -1,0 +1,53 @@
+"""The greedy bot: looks one decision ahead and takes what looks best now.
+
+Run as ``python -m bots.greedy``. For each legal action it plays the action on a few states sampled
+from its observation (hidden cards dealt at random) and scores the result with the game's estimate
+of final points (:mod:`bots.heuristics`): its own estimate minus the best other seat's. It samples
+as many states as its clock allows (at least one) and breaks ties at random.
+"""
+
+from __future__ import annotations
+
+import time
+
+from bots.common import Match, Policy, deadline, serve
+from bots.heuristics import estimator, margin
+from engine.core import WireMap
+from protocols.sdk import Choice, Clock
+
+#: Most sampled states per decision; one is always used, more while the clock allows.
+MAX_SAMPLES = 4
+
+
+def greedy_policy(match: Match) -> Policy:
+    """The greedy ``choose`` for one match."""
+    estimate = estimator(match.config.game)
+    seat = match.seat
+
+    def choose(observation: WireMap, legal: tuple[int, ...], clock: Clock) -> int | Choice:
+        if len(legal) == 1:
+            return legal[0]
+        stop = deadline(clock)
+        totals = dict.fromkeys(legal, 0.0)
+        samples = 0
+        while samples < MAX_SAMPLES and (samples == 0 or time.monotonic() < stop):
+            state = match.sample(observation)
+            for action in legal:
+                after = state.clone()
+                after.apply(seat, action)
+                totals[action] += margin(estimate(after), seat)
+            samples += 1
+        best = max(totals.values())
+        action = match.rng.choice([a for a in legal if totals[a] == best])
+        return Choice(action, info={"value": best / samples, "samples": samples})
+
+    return choose
+
+
+def main() -> int:
+    """Play until the referee says bye; the exit status."""
+    return serve("greedy", "1", greedy_policy)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,39 @@
+"""The ISMCTS bot: Information-Set Monte Carlo Tree Search within its clock.
+
+Run as ``python -m bots.ismcts``. Each decision samples a full state from its observation
+(``Game.sample_state``), then searches (:mod:`bots.search`) over fresh deals of the hidden
+information until its share of the clock is spent, and answers the most visited action with
+``info = {"iterations": n, "value": v}`` (``v``: that action's mean reward, 0 = last, 1 = first).
+"""
+
+from __future__ import annotations
+
+from bots.common import Match, Policy, deadline, serve
+from bots.heuristics import estimator
+from bots.search import search
+from engine.core import WireMap
+from protocols.sdk import Choice, Clock
+
+
+def ismcts_policy(match: Match) -> Policy:
+    """The ISMCTS ``choose`` for one match."""
+    estimate = estimator(match.config.game)
+
+    def choose(observation: WireMap, legal: tuple[int, ...], clock: Clock) -> int | Choice:
+        if len(legal) == 1:
+            return Choice(legal[0], info={"iterations": 0, "value": None})
+        stop = deadline(clock)
+        root = match.sample(observation)
+        verdict = search(root, match.seat, legal, estimate, stop, match.rng)
+        return Choice(verdict.action, info={"iterations": verdict.iterations, "value": round(verdict.value, 4)})
+
+    return choose
+
+
+def main() -> int:
+    """Play until the referee says bye; the exit status."""
+    return serve("ismcts", "1", ismcts_policy)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

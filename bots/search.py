@@ -1,0 +1,135 @@
+"""Information-Set Monte Carlo Tree Search over determinizations (single observer, one shared tree).
+
+Every few iterations deal the hidden information anew (``State.determinize`` of a state sampled from
+the searcher's observation); each iteration walks a copy of the deal down the tree, choosing by UCB
+among the actions legal in that deal (each edge counts how often it was available), adds one node,
+plays a short random rollout, scores the
+position with the game's estimate of final points, and backs up each seat's reward in [0, 1] to the
+edges that seat chose: every node maximises its mover's reward. Several seats deciding at once (the
+Waroong draft) choose independently at one node, each from its own statistics, so no seat's choice
+sees another's; the child is reached by their joint choice.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass
+
+from bots.heuristics import Estimator, rewards
+from engine.core import State
+
+#: UCB exploration constant for rewards in [0, 1].
+EXPLORATION = 0.7
+#: Random decisions played after the tree before the position is estimated.
+ROLLOUT_DEPTH = 8
+#: Iterations that share one deal of the hidden information (a copy is cheaper than a new deal).
+DEAL_REUSE = 4
+
+Joint = tuple[tuple[int, int], ...]
+
+
+class _Edge:
+    """Statistics of one seat's action at one node: visits, reward sum, times available."""
+
+    __slots__ = ("visits", "total", "available")
+
+    def __init__(self) -> None:
+        self.visits = 0
+        self.total = 0.0
+        self.available = 0
+
+
+class _Node:
+    """A tree node: edges by ``(seat, action)`` and children by the joint choice that leads there."""
+
+    __slots__ = ("edges", "children")
+
+    def __init__(self) -> None:
+        self.edges: dict[tuple[int, int], _Edge] = {}
+        self.children: dict[Joint, _Node] = {}
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """The chosen action, the iterations run, and the chosen edge's mean reward (0..1)."""
+
+    action: int
+    iterations: int
+    value: float
+
+
+def search(
+    root: State, seat: int, legal: tuple[int, ...], estimate: Estimator, stop: float, rng: random.Random
+) -> Verdict:
+    """Search from ``root`` (a state sampled from ``seat``'s view) until ``time.monotonic() >= stop``.
+
+    At least one iteration runs. The answer is the most visited of ``legal`` at the root.
+    """
+    tree = _Node()
+    iterations = 0
+    deal = root
+    while iterations == 0 or time.monotonic() < stop:
+        if iterations % DEAL_REUSE == 0:
+            deal = root.determinize(seat, rng)
+        _iterate(tree, deal.clone(), estimate, rng)
+        iterations += 1
+    edges = tree.edges
+    best = max(legal, key=lambda a: (edges[(seat, a)].visits if (seat, a) in edges else -1, rng.random()))
+    edge = edges.get((seat, best))
+    value = edge.total / edge.visits if edge is not None and edge.visits else 0.0
+    return Verdict(best, iterations, value)
+
+
+def _iterate(tree: _Node, state: State, estimate: Estimator, rng: random.Random) -> None:
+    path: list[tuple[_Node, Joint]] = []
+    node = tree
+    while not state.is_over():
+        joint = _select(node, state, rng)
+        for chooser, action in joint:
+            state.apply(chooser, action)
+        path.append((node, joint))
+        child = node.children.get(joint)
+        if child is None:
+            node.children[joint] = _Node()
+            break
+        node = child
+    for _ in range(ROLLOUT_DEPTH):
+        if state.is_over():
+            break
+        chooser = rng.choice(state.to_move())
+        state.apply(chooser, rng.choice(state.legal_actions(chooser)))
+    reward = rewards(estimate(state))
+    for node, joint in path:
+        for chooser, action in joint:
+            edge = node.edges[(chooser, action)]
+            edge.visits += 1
+            edge.total += reward[chooser]
+
+
+def _select(node: _Node, state: State, rng: random.Random) -> Joint:
+    """Each seat to move picks an untried legal action at random, else the best by UCB."""
+    joint = []
+    edges = node.edges
+    for chooser in state.to_move():
+        untried = []
+        options = []
+        for action in state.legal_actions(chooser):
+            edge = edges.get((chooser, action))
+            if edge is None:
+                edge = edges[(chooser, action)] = _Edge()
+            edge.available += 1
+            if edge.visits == 0:
+                untried.append(action)
+            options.append((action, edge))
+        if untried:
+            joint.append((chooser, rng.choice(untried)))
+            continue
+        best_action, best_score = options[0][0], -math.inf
+        for action, edge in options:
+            score = edge.total / edge.visits + EXPLORATION * math.sqrt(math.log(edge.available) / edge.visits)
+            if score > best_score:
+                best_action, best_score = action, score
+        joint.append((chooser, best_action))
+    return tuple(joint)
