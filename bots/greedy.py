@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import time
 
-from bots.common import Match, Policy, deadline, serve
 from bots.heuristics import estimator, margin
+from bots.shared.match import Match, Policy, deadline, serve
 from engine.core import WireMap
 from protocols.sdk import Choice, Clock
 

@@ -1,16 +1,16 @@
 """The ISMCTS bot: Information-Set Monte Carlo Tree Search within its clock.
 
 Run as ``python -m bots.ismcts``. Each decision samples a full state from its observation
-(``Game.sample_state``), then searches (:mod:`bots.search`) over fresh deals of the hidden
+(``Game.sample_state``), then searches (:mod:`bots.shared.tree_search`) over fresh deals of the hidden
 information until its share of the clock is spent, and answers the most visited action with
 ``info = {"iterations": n, "value": v}`` (``v``: that action's mean reward, 0 = last, 1 = first).
 """
 
 from __future__ import annotations
 
-from bots.common import Match, Policy, deadline, serve
 from bots.heuristics import estimator
-from bots.search import search
+from bots.shared.match import Match, Policy, deadline, serve
+from bots.shared.tree_search import search
 from engine.core import WireMap
 from protocols.sdk import Choice, Clock
 
