@@ -7,15 +7,16 @@ import sys
 from pathlib import Path
 
 import pytest
+import zmq
 
 from arena.clock import TimeControl
-from arena.handle import BotHandle
-from arena.manifest import resolve_bot
+from arena.handle import BotHandle, close_all
+from arena.manifest import BotSpec, resolve_bot
 from arena.record import MatchRecord
 from arena.referee import FaultPolicy, RefereeError, final_ranks, play_match, run_match
 from engine.core import Game, replay
 from engine.registry import games
-from protocols.transport import Hub
+from protocols.transport import CurveKeys, Hub
 
 GAMES = list(games().values())
 TC = TimeControl.parse("2s")
@@ -138,3 +139,35 @@ def test_forfeited_seats_rank_last_and_the_rest_keep_their_order() -> None:
     assert final_ranks((1, 2, 3, 4), ()) == (1, 2, 3, 4)
     assert final_ranks((1, 2, 2, 4), (0,)) == (4, 1, 1, 3)
     assert final_ranks((3, 1, 2, 1), (1, 3)) == (2, 3, 1, 3)
+
+
+def test_sdk_hooks_see_every_start_and_end_and_the_clock(first_game: Game, tmp_path: Path) -> None:
+    from referee_helpers import BOTS
+
+    players = first_game.min_players
+    config = first_game.configure(players)
+    spec = BotSpec("hooked", (sys.executable, str(BOTS / "hooked.py")))
+    control = TimeControl.parse("1s+100ms/5s")
+    with Hub() as hub:
+        handles = BotHandle.launch_all([spec] * players, hub, tmp_path)
+        try:
+            first = play_match(first_game, config, 1, handles, control, match_id="one")
+            second = play_match(first_game, config, 2, handles, control, match_id="two")
+        finally:
+            close_all(handles)
+    assert first.faults == () and second.faults == ()
+    assert {d.info["starts"] for d in first.decisions if d.info} == {1}
+    assert {(d.info["starts"], d.info["ends"], d.info["match"]) for d in second.decisions if d.info} == {
+        (2, 1, "two")
+    }
+    banks = [d.info["bank_ms"] for d in second.decisions if d.info and d.seat == 0]
+    assert banks[0] == 5000 and banks[1] == 5100  # each decision adds the increment to the bank
+
+
+def test_run_match_over_tcp_with_curve(first_game: Game, tmp_path: Path) -> None:
+    if not zmq.has("curve"):
+        pytest.skip("libzmq without CURVE")
+    players = first_game.min_players
+    record = run_match(first_game, first_game.configure(players), 6, [resolve_bot("random")] * players,
+                       TC, endpoint="tcp://127.0.0.1:*", curve=CurveKeys.generate(), log_dir=tmp_path)
+    assert record.faults == () and not any(d.fallback for d in record.decisions)
