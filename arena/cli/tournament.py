@@ -50,9 +50,32 @@ ClusterOpt = Annotated[
 ]
 
 
-def overrides(**given: Any) -> dict[str, Any]:
-    """Config keys set on the command line (``None``: not given)."""
-    return {key: value for key, value in given.items() if value is not None}
+GameOpt = Annotated[str | None, typer.Option("--game", help="The game, name or name@version.")]
+VariantOpt = Annotated[str | None, typer.Option("--variant", help="The game's variant.")]
+FormatOpt = Annotated[
+    str | None, typer.Option("--format", help="round-robin or gauntlet (with candidates).")
+]
+CandidateOpt = Annotated[
+    list[str] | None,
+    typer.Option("--candidate", help="A gauntlet candidate, by bot name (repeatable)."),
+]
+KnobOpt = Annotated[
+    list[str] | None, typer.Option("--knob", help="A rules knob, KNOB=VALUE (repeatable).")
+]
+
+
+def overrides(knob: list[str] | None = None, **given: Any) -> dict[str, Any]:
+    """Config keys set on the command line (``None``: not given); ``knob`` items are KNOB=VALUE."""
+    changes = {key: value for key, value in given.items() if value is not None}
+    if knob:
+        knobs: dict[str, str] = {}
+        for item in knob:
+            name, equals, value = item.partition("=")
+            if not equals or not name.strip():
+                raise fail(f"--knob {item!r}: expected KNOB=VALUE")
+            knobs[name.strip()] = value.strip()
+        changes["knobs"] = knobs
+    return changes
 
 
 def read_config(path: Path, changes: dict[str, Any]) -> TournamentConfig:
@@ -64,6 +87,11 @@ def read_config(path: Path, changes: dict[str, Any]) -> TournamentConfig:
 @tournament_app.command("plan")
 def plan_command(
     config_path: ConfigArg,
+    game: GameOpt = None,
+    variant: VariantOpt = None,
+    format_name: FormatOpt = None,
+    knob: KnobOpt = None,
+    candidate: CandidateOpt = None,
     seed: Seed = None,
     deals: Deals = None,
     concurrency: Concurrency = None,
@@ -79,6 +107,11 @@ def plan_command(
     config = read_config(
         config_path,
         overrides(
+            knob,
+            game=game,
+            variant=variant,
+            format=format_name,
+            candidates=candidate,
             seed=seed,
             deals=deals,
             concurrency=concurrency,
@@ -104,14 +137,14 @@ def plan_command(
     )
     if show_games:
         table = Table("id", "gen", "table", "deal", "seed", "seats")
-        for game in schedule:
+        for planned in schedule:
             table.add_row(
-                game.id,
-                str(game.generation),
-                str(game.table),
-                str(game.deal),
-                str(game.seed),
-                ", ".join(game.bots),
+                planned.id,
+                str(planned.generation),
+                str(planned.table),
+                str(planned.deal),
+                str(planned.seed),
+                ", ".join(planned.bots),
             )
         console.print(table)
 
@@ -125,6 +158,11 @@ def _duration(seconds: float) -> str:
 @tournament_app.command("run")
 def run_command(
     config_path: ConfigArg,
+    game: GameOpt = None,
+    variant: VariantOpt = None,
+    format_name: FormatOpt = None,
+    knob: KnobOpt = None,
+    candidate: CandidateOpt = None,
     db: DbOpt = DEFAULT_DB,
     cluster: ClusterOpt = None,
     seed: Seed = None,
@@ -145,6 +183,11 @@ def run_command(
     config = read_config(
         config_path,
         overrides(
+            knob,
+            game=game,
+            variant=variant,
+            format=format_name,
+            candidates=candidate,
             seed=seed,
             deals=deals,
             concurrency=concurrency,

@@ -196,7 +196,8 @@ _REQUIRED = object()
 
 
 def load_config(path: Path, overrides: Mapping[str, Any] | None = None) -> TournamentConfig:
-    """Read and validate the TOML file at ``path``; ``overrides`` (same keys) win over the file.
+    """Read and validate the TOML file at ``path``; ``overrides`` (same keys) win over the file,
+    knobs one by one.
 
     Relative paths of bot manifests are resolved against the file's folder.
     """
@@ -208,7 +209,10 @@ def load_config(path: Path, overrides: Mapping[str, Any] | None = None) -> Tourn
         raise TournamentError(f"{path}: cannot read: {exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise TournamentError(f"{path}: not valid TOML: {exc}") from None
-    raw.update({k: v for k, v in (overrides or {}).items() if v is not None})
+    changes = {k: v for k, v in (overrides or {}).items() if v is not None}
+    if isinstance(raw.get("knobs"), dict) and "knobs" in changes:
+        changes["knobs"] = {**raw["knobs"], **changes["knobs"]}
+    raw.update(changes)
     return parse_config(raw, source=str(path), base=path.resolve().parent)
 
 

@@ -32,6 +32,14 @@ def test_plan_prints_tables_games_and_generations(tmp_path: Path) -> None:
     assert "3 generations" in result.stdout
     trusted = runner.invoke(app, ["tournament", "plan", str(path), "--trusted"])
     assert "one process each (trusted)" in trusted.stdout
+    gauntlet = runner.invoke(app, ["tournament", "plan", str(path), "--format", "gauntlet",
+                                   "--candidate", "r0", "--knob", "ceremony_points=off"])
+    assert gauntlet.exit_code == 2
+    assert says(gauntlet.stderr, "knob 'ceremony_points'")
+    gauntlet = runner.invoke(app, ["tournament", "plan", str(path), "--format", "gauntlet",
+                                   "--candidate", "r0"])
+    assert gauntlet.exit_code == 0, gauntlet.output
+    assert "tables 3, deals per table 1, games 9" in gauntlet.stdout
 
 
 def test_bad_config_and_flags_exit_2_naming_the_problem(tmp_path: Path) -> None:
