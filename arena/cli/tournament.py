@@ -97,6 +97,7 @@ def plan_command(
     concurrency: Concurrency = None,
     table_size: TableSize = None,
     time_control: TimeControlOpt = None,
+    strikes: Strikes = None,
     trusted: Trusted = None,
     show_games: Annotated[bool, typer.Option("--games", help="List every game.")] = False,
 ) -> None:
@@ -117,6 +118,7 @@ def plan_command(
             concurrency=concurrency,
             table_size=table_size,
             time_control=time_control,
+            strikes=strikes,
             trusted=trusted,
         ),
     )
