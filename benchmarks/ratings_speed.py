@@ -3,7 +3,7 @@
 Prints the time to compile the games, the Plackett–Luce fit, the bootstrap (per replicate and in
 total), and the whole ``build_leaderboard`` (fit, bootstrap, pairwise cross-check and every table).
 
-Usage: python benchmarks/rating_fit.py [--games 100000] [--bots 20] [--samples 200]
+Usage: python benchmarks/ratings_speed.py [--games 100000] [--bots 20] [--samples 200]
 """
 
 from __future__ import annotations
