@@ -151,6 +151,8 @@ def _handshake(socket: zmq.Socket[bytes], hello: Hello, timeout: float) -> None:
         raise BotExit(f"refused by the referee: {reply.message}")
     if not isinstance(reply, Welcome):
         raise BotExit(f"expected welcome, got {reply!r}")
+    if reply.protocol != PROTOCOL_VERSION:
+        raise BotExit(f"the referee speaks protocol version {reply.protocol}, this SDK {PROTOCOL_VERSION}")
 
 
 def _serve(

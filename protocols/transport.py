@@ -260,7 +260,9 @@ class Hub:
             self._refuse(identity, f"unknown token from bot {hello.name!r}")
         elif peer.identity is not None:
             self._refuse(identity, f"token of {peer.label} is already connected")
-        elif hello.protocol != PROTOCOL_VERSION:
+        elif hello.protocol < PROTOCOL_VERSION:
+            # ``hello.protocol`` is the newest version the bot speaks; a newer bot is answered
+            # with the version this referee speaks, and must speak that.
             self._refuse(
                 identity,
                 f"protocol version {hello.protocol} is not supported; this referee speaks {PROTOCOL_VERSION}",
