@@ -6,6 +6,7 @@ into what a greedy choice maximises and what a search backs up.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from typing import cast
 
@@ -17,8 +18,8 @@ from . import waroong, wongar
 
 Estimator = Callable[[State], list[float]]
 
-#: Weight of the rank in a reward; the rest is the score relative to the spread of scores.
-RANK_WEIGHT = 0.75
+#: Points of lead that make a reward of about 0.73 (and of deficit, 0.27).
+REWARD_SCALE = 4.0
 
 
 def _wongar(state: State) -> list[float]:
@@ -43,15 +44,6 @@ def margin(values: Sequence[float], seat: int) -> float:
 
 
 def rewards(values: Sequence[float]) -> list[float]:
-    """Per seat, a reward in [0, 1]: mostly rank (ties shared), partly the normalised score."""
-    n = len(values)
-    low, high = min(values), max(values)
-    spread = high - low
-    out = []
-    for mine in values:
-        above = sum(1 for v in values if v > mine)
-        tied = sum(1 for v in values if v == mine) - 1
-        rank_reward = (n - 1 - above - tied / 2) / (n - 1)
-        score_reward = (mine - low) / spread if spread > 0 else 0.5
-        out.append(RANK_WEIGHT * rank_reward + (1 - RANK_WEIGHT) * score_reward)
-    return out
+    """Per seat, a reward in (0, 1): a logistic curve of its lead over the best other seat, so
+    that winning counts most and every point of margin still counts a little."""
+    return [1 / (1 + math.exp(-margin(values, seat) / REWARD_SCALE)) for seat in range(len(values))]

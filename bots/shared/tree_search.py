@@ -7,7 +7,8 @@ plays a short random rollout, scores the
 position with the game's estimate of final points, and backs up each seat's reward in [0, 1] to the
 edges that seat chose: every node maximises its mover's reward. Several seats deciding at once (the
 Waroong draft) choose independently at one node, each from its own statistics, so no seat's choice
-sees another's; the child is reached by their joint choice.
+sees another's; the child is reached by their joint choice. The searcher's own root actions start
+with a few visits at the estimate of their one-step result (a greedy prior).
 """
 
 from __future__ import annotations
@@ -23,7 +24,9 @@ from engine.core import State
 #: UCB exploration constant for rewards in [0, 1].
 EXPLORATION = 0.7
 #: Random decisions played after the tree before the position is estimated.
-ROLLOUT_DEPTH = 8
+ROLLOUT_DEPTH = 4
+#: Visits a root action starts with, at the estimated reward of its one-step result.
+PRIOR_VISITS = 3
 #: Iterations that share one deal of the hidden information (a copy is cheaper than a new deal).
 DEAL_REUSE = 4
 
@@ -68,6 +71,7 @@ def search(
     At least one iteration runs. The answer is the most visited of ``legal`` at the root.
     """
     tree = _Node()
+    _seed_root(tree, root, seat, legal, estimate)
     iterations = 0
     deal = root
     while iterations == 0 or time.monotonic() < stop:
@@ -80,6 +84,20 @@ def search(
     edge = edges.get((seat, best))
     value = edge.total / edge.visits if edge is not None and edge.visits else 0.0
     return Verdict(best, iterations, value)
+
+
+def _seed_root(tree: _Node, root: State, seat: int, legal: tuple[int, ...], estimate: Estimator) -> None:
+    """Start each root action with :data:`PRIOR_VISITS` visits at the reward its one-step result
+    is estimated at, so that a short search starts from the greedy choice rather than from nothing."""
+    own = set(root.legal_actions(seat))
+    for action in legal:
+        if action not in own:
+            continue
+        after = root.clone()
+        after.apply(seat, action)
+        edge = tree.edges[(seat, action)] = _Edge()
+        edge.visits = edge.available = PRIOR_VISITS
+        edge.total = PRIOR_VISITS * rewards(estimate(after))[seat]
 
 
 def _iterate(tree: _Node, state: State, estimate: Estimator, rng: random.Random) -> None:
