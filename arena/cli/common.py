@@ -7,6 +7,7 @@ from contextlib import contextmanager
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from arena.errors import ArenaError
 from engine.core import EngineError
@@ -19,8 +20,8 @@ USAGE_ERROR = 2
 
 
 def fail(message: str, code: int = USAGE_ERROR) -> typer.Exit:
-    """Print ``message`` on stderr and return the ``typer.Exit`` to raise."""
-    err_console.print(f"[bold red]error:[/] {message}", highlight=False)
+    """Print ``message`` (plain text, shown verbatim) on stderr and return the ``typer.Exit`` to raise."""
+    err_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False)
     return typer.Exit(code)
 
 

@@ -61,3 +61,11 @@ def test_every_command_has_working_help() -> None:
         result = runner.invoke(app, [*path, "--help"])
         assert result.exit_code == 0, f"arena {' '.join(path)} --help: {result.output}"
         assert "Usage:" in result.output
+
+
+def test_error_messages_are_printed_verbatim() -> None:
+    """A message with brackets (a user's file name, a time control) is shown as written."""
+    result = runner.invoke(app, ["tournament", "plan", "no-such-[/BANK]-file.toml"])
+    assert result.exit_code == 2
+    assert "no-such-[/BANK]-file.toml" in result.output.replace("\n", "")
+    assert "Traceback" not in result.output
