@@ -27,11 +27,14 @@ def greedy_policy(match: Match) -> Policy:
     def choose(observation: WireMap, legal: tuple[int, ...], clock: Clock) -> int | Choice:
         if len(legal) == 1:
             return legal[0]
-        stop = deadline(clock)
+        started = time.monotonic()
         totals = dict.fromkeys(legal, 0.0)
         samples = 0
+        stop = started
         while samples < MAX_SAMPLES and (samples == 0 or time.monotonic() < stop):
             state = match.sample(observation)
+            if samples == 0:
+                stop = deadline(clock, started, len(state.to_move()))
             for action in legal:
                 after = state.clone()
                 after.apply(seat, action)

@@ -8,6 +8,8 @@ information until its share of the clock is spent, and answers the most visited 
 
 from __future__ import annotations
 
+import time
+
 from bots.heuristics import estimator
 from bots.shared.match import Match, Policy, deadline, serve
 from bots.shared.tree_search import search
@@ -22,8 +24,9 @@ def ismcts_policy(match: Match) -> Policy:
     def choose(observation: WireMap, legal: tuple[int, ...], clock: Clock) -> int | Choice:
         if len(legal) == 1:
             return Choice(legal[0], info={"iterations": 0, "value": None})
-        stop = deadline(clock)
+        started = time.monotonic()
         root = match.sample(observation)
+        stop = deadline(clock, started, len(root.to_move()))
         verdict = search(root, match.seat, legal, estimate, stop, match.rng)
         return Choice(verdict.action, info={"iterations": verdict.iterations, "value": round(verdict.value, 4)})
 

@@ -58,9 +58,15 @@ def think_seconds(clock: Clock) -> float:
     return max(0.0, min(allowance, MOVE_SHARE * clock.budget) - SAFETY_SECONDS)
 
 
-def deadline(clock: Clock) -> float:
-    """The ``time.monotonic()`` by which a decision must stop thinking."""
-    return time.monotonic() + think_seconds(clock)
+def deadline(clock: Clock, started: float, deciders: int = 1) -> float:
+    """The ``time.monotonic()`` by which a decision begun at ``started`` must stop thinking.
+
+    When ``deciders`` seats decide at once (a simultaneous step) and there are fewer processors
+    than that, the bots share them: the thinking time shrinks in proportion, so that none of them
+    runs out of its clock waiting for a processor.
+    """
+    share = min(1.0, (os.cpu_count() or 1) / max(1, deciders))
+    return started + think_seconds(clock) * share
 
 
 Policy = Callable[[WireMap, tuple[int, ...], Clock], "int | Choice"]
