@@ -103,7 +103,8 @@ def breakdown(config: TournamentConfig) -> dict[str, float]:
     match_config = config.match_config()
     control = config.time_control
     specs = {b.name: b.spec() for b in config.bots}
-    process = engine = matches = 0.0
+    process = matches = 0.0
+    records: list[MatchRecord] = []
     started = time.perf_counter()
     with (
         Hub(server=f"arena {__version__}") as hub,
@@ -122,10 +123,11 @@ def breakdown(config: TournamentConfig) -> dict[str, float]:
             t3 = time.perf_counter()
             process += (t1 - t0) + (t3 - t2)
             matches += t2 - t1
-            engine += engine_seconds(game, record)
+            records.append(record)
         t4 = time.perf_counter()
     process += time.perf_counter() - t4
     wall = time.perf_counter() - started
+    engine = sum(engine_seconds(game, record) for record in records)
     return {
         "wall": wall,
         "process management": process,
