@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 
 import pytest
-from tournament_helpers import league_toml, run_arena
+from tournament_league import league_toml, run_arena
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ from typer.testing import CliRunner
 
 from arena.cli.app import app
 from arena.store.db import Store
-from tournament_helpers import league_toml
+from tournament_league import league_toml
 
 runner = CliRunner()
 

@@ -10,7 +10,7 @@ from arena.store.db import Store
 from arena.tournament.cluster import DaskExecutor
 from arena.tournament.config import load_config
 from arena.tournament.runner import run_tournament
-from tournament_helpers import league_toml, processes_with, results
+from tournament_league import league_toml, processes_with, results
 
 
 def test_dask_local_cluster_run_matches_the_local_run(

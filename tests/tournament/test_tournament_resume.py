@@ -11,7 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-from tournament_helpers import league_toml, processes_with, results, run_arena
+from tournament_league import league_toml, processes_with, results, run_arena
 
 
 def stored_count(db: Path) -> int:

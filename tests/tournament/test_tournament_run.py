@@ -13,7 +13,7 @@ from arena.tournament.config import load_config
 from arena.tournament.schedule import build_schedule
 from engine.core import replay
 from engine.registry import get_game
-from tournament_helpers import league_toml, processes_with, results, run_arena
+from tournament_league import league_toml, processes_with, results, run_arena
 
 def test_run_stores_every_game_replayable_with_no_process_meeting_a_deal_twice(
     tmp_path: Path, marker: str, reference_db: Path

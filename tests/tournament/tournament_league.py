@@ -1,4 +1,4 @@
-"""Helpers for tournament tests: a small Wongar league of seeded random bots."""
+"""A small Wongar league of seeded random bots for tournament tests, and ways to inspect its runs."""
 
 from __future__ import annotations
 
