@@ -130,7 +130,9 @@ class BotHandle:
         if self.hub.curve_public is not None:
             env[ENV_SERVER_KEY] = self.hub.curve_public.decode()
         log_path = self.log_dir / f"{self.spec.name}-{self.peer.token[:8]}.log"
-        self.process = BotProcess(self.spec, env, log_path)
+        # An ipc:// endpoint is a file path, reachable from an empty network namespace.
+        local = self.hub.endpoint.startswith("ipc://")
+        self.process = BotProcess(self.spec, env, log_path, isolate_network=local)
         self.process.start()
 
     def _await_hello(self, deadline: float) -> None:

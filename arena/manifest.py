@@ -6,6 +6,7 @@ A manifest describes one bot::
     version = "2.1"
     command = ["python3", "mybot.py", "--depth", "3"]   # or one string, split like a shell
     cwd = "."                                           # relative to the manifest's folder
+    network = false                                     # true: keep the machine's network
     [env]
     MYBOT_THREADS = "1"
     [limits]                                            # all optional
@@ -14,6 +15,10 @@ A manifest describes one bot::
     open_files = 256
     processes = 64       # per user, as RLIMIT_NPROC counts
     log_kb = 1024        # cap of the captured stdout/stderr
+
+A bot without a working directory (a built-in bot, or a :class:`BotSpec` made without ``cwd``) runs
+in a fresh private directory; a bot given as a command line runs where the arena was started, since
+its paths are relative to it. What these limits do and do not isolate: ``docs/isolation.md``.
 """
 
 from __future__ import annotations
@@ -38,10 +43,16 @@ class ManifestError(ArenaError):
 
 @dataclass(frozen=True, slots=True)
 class ResourceLimits:
-    """Per-process limits; ``None`` leaves the inherited limit. ``log_bytes`` caps the captured output."""
+    """Per-process limits, enforced by the operating system; ``None`` leaves the inherited limit.
+
+    ``memory_mb``: address space (MiB); ``cpu_seconds``: CPU time over the process's whole life
+    (thinking between turns included); ``open_files``: descriptors; ``processes``: RLIMIT_NPROC,
+    which counts every process of the user, not of the bot, so it is off by default;
+    ``log_bytes``: cap of the captured stdout and stderr.
+    """
 
     memory_mb: int | None = 4096
-    cpu_seconds: int | None = None
+    cpu_seconds: int | None = 3600
     open_files: int | None = 256
     processes: int | None = None
     log_bytes: int = 1 << 20
@@ -49,7 +60,8 @@ class ResourceLimits:
 
 @dataclass(frozen=True, slots=True)
 class BotSpec:
-    """How to start one bot: its name, command line, working directory, extra environment, limits."""
+    """How to start one bot: its name, command line, working directory (``None``: a fresh private
+    one), extra environment, limits, and whether a local bot keeps the network (``network``)."""
 
     name: str
     command: tuple[str, ...]
@@ -57,6 +69,7 @@ class BotSpec:
     env: Mapping[str, str] = field(default_factory=dict)
     version: str = ""
     limits: ResourceLimits = ResourceLimits()
+    network: bool = False
 
 
 def builtin_bots() -> list[str]:
@@ -82,7 +95,7 @@ def resolve_bot(text: str) -> BotSpec:
     except ValueError as exc:
         raise ManifestError(f"cannot split bot command {text!r}: {exc}") from None
     _check_executable(command[0], None, text)
-    return BotSpec(_name_of(command), command)
+    return BotSpec(_name_of(command), command, Path.cwd())
 
 
 def _name_of(command: tuple[str, ...]) -> str:
@@ -107,7 +120,7 @@ def load_manifest(path: Path) -> BotSpec:
 
 
 def _spec_from(data: dict[str, Any], base: Path) -> BotSpec:
-    unknown = sorted(set(data) - {"name", "version", "command", "cwd", "env", "limits"})
+    unknown = sorted(set(data) - {"name", "version", "command", "cwd", "env", "limits", "network"})
     if unknown:
         raise ValueError(f"unknown key {unknown[0]!r}")
     name = data["name"]
@@ -128,8 +141,12 @@ def _spec_from(data: dict[str, Any], base: Path) -> BotSpec:
     env = data.get("env", {})
     if not isinstance(env, dict) or not all(isinstance(v, str) for v in env.values()):
         raise ValueError("'env' must be a table of strings")
+    network = data.get("network", False)
+    if not isinstance(network, bool):
+        raise ValueError("'network' must be true or false")
     _check_executable(command[0], cwd, name)
-    return BotSpec(name, command, cwd, dict(env), str(data.get("version", "")), _limits(data.get("limits", {})))
+    return BotSpec(name, command, cwd, dict(env), str(data.get("version", "")),
+                   _limits(data.get("limits", {})), network)
 
 
 def _limits(raw: object) -> ResourceLimits:

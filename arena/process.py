@@ -1,25 +1,29 @@
-"""A bot's operating-system process: started in its own process group under resource limits,
-its output captured to a capped log, and always reaped.
+"""A bot's operating-system process: started in its own process group under resource limits, in a
+private working directory and (where the machine allows) without network, its output captured to a
+capped log, and always reaped.
 
-:meth:`BotProcess.close` escalates: it waits a moment for the process to leave on its own (after
-the caller's ``bye``), then sends SIGTERM to the whole process group, then SIGKILL, and reaps. It is
-idempotent, and the process is a context manager, so no bot outlives its owner.
+The limits are applied by :mod:`arena.launch`, which then ``exec``s the bot (see there for why not a
+``preexec_fn``). :meth:`BotProcess.close` escalates: it waits a moment for the process to leave on its
+own (after the caller's ``bye``), then sends SIGTERM to the whole process group, then SIGKILL, and
+reaps. It is idempotent, and the process is a context manager, so no bot outlives its owner.
 """
 
 from __future__ import annotations
 
 import logging
 import os
-import resource
+import shutil
 import signal
 import subprocess
+import tempfile
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import IO
 
 from arena.errors import ArenaError
+from arena.launch import LaunchSettings, launcher_command, network_isolation_problem
 from arena.manifest import BotSpec, ResourceLimits
 
 log = logging.getLogger(__name__)
@@ -31,35 +35,56 @@ class BotStartError(ArenaError):
     """A bot that could not be started or did not complete its handshake."""
 
 
-def _limiter(limits: ResourceLimits) -> Callable[[], None]:
-    """The ``preexec_fn`` that applies ``limits`` in the child before ``exec``."""
-    settings: list[tuple[int, int]] = []
-    if limits.memory_mb is not None:
-        settings.append((resource.RLIMIT_AS, limits.memory_mb << 20))
-    if limits.cpu_seconds is not None:
-        settings.append((resource.RLIMIT_CPU, limits.cpu_seconds))
-    if limits.open_files is not None:
-        settings.append((resource.RLIMIT_NOFILE, limits.open_files))
-    if limits.processes is not None:
-        settings.append((resource.RLIMIT_NPROC, limits.processes))
+def launch_settings(limits: ResourceLimits, no_network: bool) -> LaunchSettings:
+    """The launcher's settings for ``limits`` (MiB converted to bytes)."""
+    return LaunchSettings(
+        address_space=None if limits.memory_mb is None else limits.memory_mb << 20,
+        cpu_seconds=limits.cpu_seconds,
+        open_files=limits.open_files,
+        processes=limits.processes,
+        no_network=no_network,
+    )
 
-    def apply() -> None:
-        for which, soft in settings:
-            _, hard = resource.getrlimit(which)
-            value = soft if hard == resource.RLIM_INFINITY else min(soft, hard)
-            resource.setrlimit(which, (value, hard))
 
-    return apply
+def _find_program(program: str, cwd: Path, path: str | None) -> str | None:
+    """Why ``program`` cannot be executed from ``cwd`` with ``PATH`` = ``path``, or ``None``."""
+    if os.sep in program:
+        target = Path(program) if os.path.isabs(program) else cwd / program
+        if not target.is_file():
+            return "no such file"
+        return None if os.access(target, os.X_OK) else "not executable"
+    return None if shutil.which(program, path=path) is not None else "not found on PATH"
+
+
+_noted_network = False
+
+
+def _network_wanted(isolate: bool) -> bool:
+    """Whether to ask the launcher for a private network namespace (logging once when unavailable)."""
+    global _noted_network
+    if not isolate:
+        return False
+    problem = network_isolation_problem()
+    if problem is not None and not _noted_network:
+        _noted_network = True
+        log.warning("bots keep the network: this machine cannot isolate it (%s)", problem)
+    return problem is None
 
 
 class BotProcess:
     """One running bot program. Start with :meth:`start` (or ``with``); :meth:`close` always reaps."""
 
-    def __init__(self, spec: BotSpec, env: Mapping[str, str], log_path: Path) -> None:
+    def __init__(
+        self, spec: BotSpec, env: Mapping[str, str], log_path: Path, *, isolate_network: bool = False
+    ) -> None:
+        """``isolate_network``: run the bot without network where possible (only for bots that
+        reach the referee over ``ipc://``, which works in an empty network namespace)."""
         self.spec = spec
         self.log_path = log_path
+        self.isolate_network = isolate_network and not spec.network
         self._env = {**os.environ, **spec.env, **env}
         self._popen: subprocess.Popen[bytes] | None = None
+        self._private_dir: Path | None = None
         self._copier: threading.Thread | None = None
         self._closed = False
 
@@ -80,10 +105,19 @@ class BotProcess:
         if self._popen is not None:
             raise RuntimeError("a BotProcess starts once")
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
+        program = self.spec.command[0]
+        cwd = self.spec.cwd
+        if cwd is None:
+            self._private_dir = cwd = Path(tempfile.mkdtemp(prefix=f"arena-bot-{self.spec.name[:20]}-"))
+        problem = _find_program(program, cwd, self._env.get("PATH"))
+        if problem is not None:
+            self._remove_private_dir()
+            raise BotStartError(f"cannot start bot {self.spec.name!r} ({program}): {problem}")
+        settings = launch_settings(self.spec.limits, _network_wanted(self.isolate_network))
         try:
             self._popen = subprocess.Popen(
-                list(self.spec.command),
-                cwd=self.spec.cwd,
+                launcher_command(settings, self.spec.command),
+                cwd=cwd,
                 env=self._env,
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
@@ -91,10 +125,10 @@ class BotProcess:
                 # Its own process group, but not its own session: a new session would also get
                 # its own scheduler autogroup on Linux, which slows every wake-up of the bot.
                 process_group=0,
-                preexec_fn=_limiter(self.spec.limits),
             )
         except (OSError, subprocess.SubprocessError) as exc:
-            raise BotStartError(f"cannot start bot {self.spec.name!r} ({self.spec.command[0]}): {exc}") from None
+            self._remove_private_dir()
+            raise BotStartError(f"cannot start bot {self.spec.name!r} ({program}): {exc}") from None
         assert self._popen.stdout is not None
         self._copier = threading.Thread(
             target=_copy_capped,
@@ -155,7 +189,13 @@ class BotProcess:
         status = self._popen.wait()
         if self._copier is not None:
             self._copier.join(timeout=2.0)
+        self._remove_private_dir()
         log.debug("%s (pid %d) exited with %d", self.spec.name, self._popen.pid, status)
+
+    def _remove_private_dir(self) -> None:
+        if self._private_dir is not None:
+            shutil.rmtree(self._private_dir, ignore_errors=True)
+            self._private_dir = None
 
     def log_tail(self, lines: int = 5) -> str:
         """The last ``lines`` lines of the captured output, for error messages."""

@@ -7,6 +7,14 @@ expects with :meth:`Hub.expect`, which returns a :class:`Peer` holding a fresh t
 message to the caller tagged with its peer. A hub belongs to one thread (ZeroMQ sockets are not
 thread-safe); run one hub per thread to play matches in parallel.
 
+Nothing a peer sends can make the hub buffer without bound: libzmq drops a frame larger than
+:data:`OVERSIZE_FACTOR` times the codec's frame limit and closes that connection (the peer is then
+marked lost, see below); at most :data:`QUEUE_FRAMES` frames wait per connection in each direction
+(beyond that a sender is held back by the transport, and a send to a peer that does not read fails
+as :class:`PeerGone`). A peer whose connection closes is marked ``lost``: the hub learns it from the
+socket's monitor, and from any later frame arriving on the same file descriptor under a new
+identity (libzmq reconnects a dropped DEALER under a new identity, which has not said hello).
+
 Hosting a remote bot with encryption (the bot's side is in SPEC.md §1)::
 
     keys = CurveKeys.generate()
@@ -27,12 +35,21 @@ import time
 from dataclasses import dataclass, field
 
 import zmq
+from zmq.utils.monitor import parse_monitor_message
 
 from protocols.codec import DEFAULT_LIMITS, Limits, decode, encode
 from protocols.errors import PeerGone, ProtocolError
 from protocols.messages import PROTOCOL_VERSION, Error, Hello, Message, Ping, Pong, Welcome
 
 log = logging.getLogger(__name__)
+
+#: Frames that may wait per connection, in each direction.
+QUEUE_FRAMES = 64
+#: libzmq drops frames above this many times the codec's frame limit and disconnects the sender;
+#: frames between the two limits reach the codec and are reported as malformed.
+OVERSIZE_FACTOR = 2
+#: Frames from senders that have not said hello are logged individually up to this many.
+REFUSALS_LOGGED = 20
 
 #: Environment variables a started bot reads (see SPEC.md, "Transport").
 ENV_ENDPOINT = "ARENA_ENDPOINT"
@@ -67,6 +84,7 @@ class Peer:
     version: str = ""
     lost: bool = False
     connected_at: float = field(default=0.0, repr=False)
+    fd: int | None = field(default=None, repr=False)
 
     @property
     def connected(self) -> bool:
@@ -98,17 +116,26 @@ class Hub:
         self._server = server
         self._peers_by_token: dict[str, Peer] = {}
         self._peers_by_identity: dict[bytes, Peer] = {}
+        self._peers_by_fd: dict[int, Peer] = {}
         self._seq = 0
         self._tmpdir: str | None = None
+        #: Frames refused because their sender had not said hello (or was refused).
+        self.refused = 0
         self.curve_public: bytes | None = curve.public if curve else None
         self._context = zmq.Context()
         self._socket = self._context.socket(zmq.ROUTER)
         try:
             self._socket.setsockopt(zmq.LINGER, 0)
             self._socket.setsockopt(zmq.ROUTER_MANDATORY, 1)
-            # Far beyond the codec's limit (so an oversized frame is reported as malformed), but
-            # bounded so a hostile peer cannot make the socket allocate without limit.
-            self._socket.setsockopt(zmq.MAXMSGSIZE, 4 * limits.max_frame)
+            # Beyond the codec's limit (so a slightly oversized frame is reported as malformed),
+            # but bounded so that a hostile peer cannot make the socket allocate without limit.
+            self._socket.setsockopt(zmq.MAXMSGSIZE, OVERSIZE_FACTOR * limits.max_frame)
+            self._socket.setsockopt(zmq.RCVHWM, QUEUE_FRAMES)
+            self._socket.setsockopt(zmq.SNDHWM, QUEUE_FRAMES)
+            self._monitor: zmq.Socket[bytes] = self._socket.get_monitor_socket(zmq.EVENT_DISCONNECTED)
+            self._poller = zmq.Poller()
+            self._poller.register(self._socket, zmq.POLLIN)
+            self._poller.register(self._monitor, zmq.POLLIN)
             if curve is not None:
                 self._socket.curve_secretkey = curve.secret
                 self._socket.curve_publickey = curve.public
@@ -135,6 +162,9 @@ class Hub:
         if getattr(self, "_closed", False):
             return
         self._closed = True
+        if hasattr(self, "_monitor"):
+            self._socket.disable_monitor()
+            self._monitor.close(linger=0)
         self._socket.close(linger=0)
         self._context.term()
         if self._tmpdir is not None:
@@ -154,6 +184,8 @@ class Hub:
         self._peers_by_token.pop(peer.token, None)
         if peer.identity is not None:
             self._peers_by_identity.pop(peer.identity, None)
+        if peer.fd is not None and self._peers_by_fd.get(peer.fd) is peer:
+            del self._peers_by_fd[peer.fd]
         peer.lost = True
 
     def next_seq(self) -> int:
@@ -186,10 +218,39 @@ class Hub:
                 return incoming
 
     def _receive_one(self, timeout: float) -> tuple[bool, Incoming | None]:
-        """Handle at most one frame within ``timeout`` s: (whether one came, what to return)."""
-        if not self._socket.poll(max(0, int(timeout * 1000 + 0.999)), zmq.POLLIN):
-            return False, None
-        return True, self._accept(self._socket.recv_multipart())
+        """Handle at most one frame within ``timeout`` s: (whether one came, what to return).
+
+        A closed connection also counts as something that came (its peer is marked lost).
+        """
+        ready = dict(self._poller.poll(max(0, int(timeout * 1000 + 0.999))))
+        closed = self._drain_monitor()
+        if self._socket not in ready:
+            return closed, None
+        frames = self._socket.recv_multipart(copy=False)
+        parts = [frame.bytes for frame in frames]
+        self._check_reused_fd(parts[0], int(frames[-1].get(zmq.SRCFD)))
+        return True, self._accept(parts, int(frames[-1].get(zmq.SRCFD)))
+
+    def _drain_monitor(self) -> bool:
+        """Mark the peers of connections the socket reports closed as lost; whether there were any."""
+        closed = False
+        while self._monitor.poll(0, zmq.POLLIN):
+            event = parse_monitor_message(self._monitor.recv_multipart())
+            closed = True
+            self._lose_fd(int(event["value"]), "the connection closed")
+        return closed
+
+    def _check_reused_fd(self, identity: bytes, fd: int) -> None:
+        """A frame from a new identity on a peer's descriptor: that peer's connection has closed."""
+        peer = self._peers_by_fd.get(fd)
+        if peer is not None and peer.identity != identity:
+            self._lose_fd(fd, "a new connection took over its descriptor")
+
+    def _lose_fd(self, fd: int, why: str) -> None:
+        peer = self._peers_by_fd.pop(fd, None)
+        if peer is not None and not peer.lost:
+            peer.lost = True
+            log.warning("%s lost: %s", peer.label, why)
 
     def wait_connected(self, peers: list[Peer], timeout: float) -> list[Peer]:
         """Wait until every peer has said hello or ``timeout`` seconds pass; the ones still missing.
@@ -224,13 +285,20 @@ class Hub:
             log.info("%s: dropped %r while waiting for pong", incoming.peer.label, incoming.message)
         return None
 
-    def _accept(self, parts: list[bytes]) -> Incoming | None:
+    def _refuse_frame(self, why: str) -> None:
+        self.refused += 1
+        if self.refused <= REFUSALS_LOGGED:
+            log.warning("%s", why)
+        elif self.refused == REFUSALS_LOGGED + 1:
+            log.warning("refusing more frames from unknown senders; counting them in Hub.refused")
+
+    def _accept(self, parts: list[bytes], fd: int = -1) -> Incoming | None:
         identity = parts[0]
         peer = self._peers_by_identity.get(identity)
         if len(parts) != 2:
             error = ProtocolError(f"expected one frame per message, got {len(parts) - 1}")
             if peer is None:
-                log.warning("unknown sender: %s", error)
+                self._refuse_frame(f"unknown sender: {error}")
                 return None
             return Incoming(peer, None, error)
         frame = parts[1]
@@ -238,15 +306,15 @@ class Hub:
             message = decode(frame, self._limits)
         except ProtocolError as exc:
             if peer is None:
-                log.warning("unknown sender sent a malformed frame: %s", exc)
+                self._refuse_frame(f"unknown sender sent a malformed frame: {exc}")
                 return None
             log.debug("← %s malformed: %s", peer.label, exc)
             return Incoming(peer, None, exc)
         if peer is None:
             if isinstance(message, Hello):
-                self._handshake(identity, message)
+                self._handshake(identity, message, fd)
             else:
-                log.warning("refused %s from a sender that has not said hello", type(message).__name__)
+                self._refuse_frame(f"refused {type(message).__name__} from a sender that has not said hello")
             return None
         if isinstance(message, Hello):
             log.warning("%s: refused a second hello", peer.label)
@@ -254,7 +322,7 @@ class Hub:
         log.debug("← %s %r", peer.label, message)
         return Incoming(peer, message)
 
-    def _handshake(self, identity: bytes, hello: Hello) -> None:
+    def _handshake(self, identity: bytes, hello: Hello, fd: int) -> None:
         peer = self._peers_by_token.get(hello.token)
         if peer is None:
             self._refuse(identity, f"unknown token from bot {hello.name!r}")
@@ -272,6 +340,9 @@ class Hub:
             peer.name, peer.version = hello.name, hello.version
             peer.connected_at = time.monotonic()
             self._peers_by_identity[identity] = peer
+            if fd >= 0:
+                peer.fd = fd
+                self._peers_by_fd[fd] = peer
             self._raw_send(identity, Welcome(PROTOCOL_VERSION, self._server))
             log.info("%s connected as %s %s", peer.label, hello.name, hello.version)
 
