@@ -9,6 +9,7 @@ import typer
 
 from arena import __version__
 from arena.cli.bot import bot_app
+from arena.cli.leaderboard import leaderboard_command, publish_command
 from arena.cli.play import play_command
 from arena.cli.results import games_app, replay_command
 from arena.cli.tournament import tournament_app
@@ -47,6 +48,8 @@ def root(
 app.add_typer(games_app, name="games")
 app.command("replay")(replay_command)
 app.add_typer(tournament_app, name="tournament")
+app.command("leaderboard")(leaderboard_command)
+app.command("publish")(publish_command)
 app.command("play")(play_command)
 app.add_typer(bot_app, name="bot")
 

@@ -11,6 +11,7 @@ from rich.markup import escape
 
 from arena.errors import ArenaError
 from engine.core import EngineError
+from leaderboards.errors import LeaderboardError
 
 console = Console()
 err_console = Console(stderr=True)
@@ -30,5 +31,5 @@ def user_errors() -> Iterator[None]:
     """Turn the domain errors a user can cause into a message on stderr and exit status 2."""
     try:
         yield
-    except (ArenaError, EngineError) as exc:
+    except (ArenaError, EngineError, LeaderboardError) as exc:
         raise fail(str(exc)) from None
