@@ -13,8 +13,17 @@ def elo(value: float) -> str:
 
 
 def margin(standing: Standing) -> str:
-    """The interval as distances below and above the rating: ``−12.3/+14.0``."""
-    return f"−{standing.elo - standing.ci_low:.1f}/+{standing.ci_high - standing.elo:.1f}"
+    """The interval's ends as signed distances from the rating: ``−12.3/+14.0``.
+
+    A bootstrap interval need not contain the estimate; an end on the other side keeps its sign
+    (``+0.4/+30.2``)."""
+    return f"{_offset(standing.ci_low - standing.elo)}/{_offset(standing.ci_high - standing.elo)}"
+
+
+def _offset(value: float) -> str:
+    """A signed distance, one decimal, with a true minus sign and no negative zero."""
+    rounded = round(value, 1) + 0.0
+    return f"{rounded:+.1f}".replace("-", "−")
 
 
 def share(value: float | None) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich import box
 from rich.console import JustifyMethod
 from rich.table import Table
 from rich.text import Text
@@ -11,9 +12,12 @@ from leaderboards.model import Leaderboard
 
 
 def render_table(board: Leaderboard) -> Table:
-    """Rank, bot (with flags), Elo, −/+ interval, games, score, average place, LOS to the next, faults."""
+    """Rank, bot, Elo, −/+ interval, games, score, average place, LOS to the next, faults.
+
+    Flags are listed under the table (with the bots they concern), keeping it narrow enough for an
+    80-column terminal."""
     confidence = round(100 * board.settings.confidence)
-    table = Table(title=board.title, caption=_caption(board))
+    table = Table(title=board.title, caption=_caption(board), box=box.SIMPLE_HEAVY, pad_edge=False, collapse_padding=True)
     columns: list[tuple[str, JustifyMethod]] = [
         ("rank", "right"),
         ("bot", "left"),
@@ -21,17 +25,19 @@ def render_table(board: Leaderboard) -> Table:
         (f"−/+ {confidence}%", "right"),
         ("games", "right"),
         ("score", "right"),
-        ("avg place", "right"),
-        ("LOS next", "right"),
+        ("place", "right"),
+        ("LOS", "right"),
         ("faults", "right"),
     ]
+    longest = max((len(s.bot) for s in board.standings), default=3)
     for name, justify in columns:
-        table.add_column(name, justify=justify)
+        width = min(longest, 24) if name == "bot" else None
+        table.add_column(name, justify=justify, no_wrap=name != "bot", min_width=width)
     groups = len(board.groups) > 1
     for s in board.standings:
         table.add_row(
             str(s.rank),
-            Text(fmt.bot_label(s) + (f" [group {s.group + 1}]" if groups else "")),
+            Text(s.bot + (f" [group {s.group + 1}]" if groups else "")),
             fmt.elo(s.elo),
             fmt.margin(s),
             str(s.games),
@@ -45,6 +51,11 @@ def render_table(board: Leaderboard) -> Table:
 
 def _caption(board: Leaderboard) -> Text:
     lines = [f"{board.games} games; Arena Elo (Plackett–Luce), mean 1500"]
+    flagged: dict[str, list[str]] = {}
+    for standing in board.standings:
+        for flag in standing.flags:
+            flagged.setdefault(flag.value, []).append(standing.bot)
+    lines.extend(f"{flag}: {', '.join(bots)}" for flag, bots in flagged.items())
     if board.provisional:
         lines.append("provisional: the tournament is still running")
     if len(board.groups) > 1:

@@ -18,13 +18,24 @@ from arena.tournament.executors import Executor, LocalExecutor
 from arena.tournament.plan import effective_concurrency, make_plan
 from arena.tournament.runner import RunSummary, run_tournament
 from arena.tournament.schedule import build_schedule
+from leaderboards.render_table import render_table
+from leaderboards.stored import stored_leaderboard
 
 tournament_app = typer.Typer(
     help="Plan, run and resume tournaments (round-robins and gauntlets, played in duplicate).",
     no_args_is_help=True,
 )
 
-ConfigArg = Annotated[Path, typer.Argument(help="The tournament config (TOML).", show_default=False)]
+ConfigArg = Annotated[
+    Path | None,
+    typer.Argument(
+        help="The tournament config (TOML); without one, the built-in ladder of the built-in bots.",
+        show_default=False,
+    ),
+]
+
+#: The tournament played when no config file is given.
+DEFAULT_CONFIG = Path(__file__).resolve().parent.parent / "tournament" / "default.toml"
 Seed = Annotated[int | None, typer.Option("--seed", help="Master seed (overrides the config).")]
 Deals = Annotated[int | None, typer.Option("--deals", help="Deals per table (overrides the config).")]
 Concurrency = Annotated[
@@ -78,15 +89,16 @@ def overrides(knob: list[str] | None = None, **given: Any) -> dict[str, Any]:
     return changes
 
 
-def read_config(path: Path, changes: dict[str, Any]) -> TournamentConfig:
-    """Load the config with the command line's changes; user errors exit 2."""
+def read_config(path: Path | None, changes: dict[str, Any]) -> TournamentConfig:
+    """Load the config (the built-in default when ``path`` is ``None``) with the command line's
+    changes; user errors exit 2."""
     with user_errors():
-        return load_config(path, changes)
+        return load_config(DEFAULT_CONFIG if path is None else path, changes)
 
 
 @tournament_app.command("plan")
 def plan_command(
-    config_path: ConfigArg,
+    config_path: ConfigArg = None,
     game: GameOpt = None,
     variant: VariantOpt = None,
     format_name: FormatOpt = None,
@@ -159,7 +171,7 @@ def _duration(seconds: float) -> str:
 
 @tournament_app.command("run")
 def run_command(
-    config_path: ConfigArg,
+    config_path: ConfigArg = None,
     game: GameOpt = None,
     variant: VariantOpt = None,
     format_name: FormatOpt = None,
@@ -175,12 +187,16 @@ def run_command(
     strikes: Strikes = None,
     trusted: Trusted = None,
 ) -> None:
-    """Play the tournament into the results database; games already stored are not replayed.
+    """Play the tournament into the results database, then print its leaderboard; games already
+    stored are not replayed. Without CONFIG, the built-in ladder: random, greedy and ismcts at one
+    table of Wongar, two deals in duplicate, 100 ms a move.
 
     Ctrl-C stops cleanly (games in progress are dropped, never half-stored); run again or use
     `arena tournament resume` to play the rest.
 
-    Example: arena tournament run examples/tournament.toml --db league.db -j 2
+    Examples:
+      arena tournament run
+      arena tournament run examples/tournament.toml --db league.db -j 2
     """
     config = read_config(
         config_path,
@@ -271,14 +287,18 @@ def _play(config: TournamentConfig, store: Store, cluster: str | None) -> None:
             f"Play the rest with: arena tournament resume --db {store.path}"
         )
         raise typer.Exit(130) from None
-    _report(summary, store)
+    _report(summary, store, config.name)
 
 
-def _report(summary: RunSummary, store: Store) -> None:
+def _report(summary: RunSummary, store: Store, tournament: str) -> None:
     console.print(
         f"played {summary.played} games ({summary.already} were already stored); "
         f"{summary.total - summary.missing} of {summary.total} stored in {store.path}"
     )
+    if summary.missing == 0:
+        with user_errors():
+            board = stored_leaderboard(store, tournament)
+        console.print(render_table(board))
     if summary.failed:
         raise fail(
             f"{summary.failed} games could not be played (see above); "

@@ -146,3 +146,15 @@ def test_a_tournament_with_no_games_yet_says_how_to_play_them(league: Path, tmp_
     assert done.returncode == 2
     assert "has no stored games yet" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_the_built_in_ladder_runs_without_a_config_and_prints_its_leaderboard(tmp_path: Path) -> None:
+    done = arena("tournament", "run", "--db", "ladder.db", "--deals", "1", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "3 of 3 stored" in done.stdout
+    assert "built-in-ladder" in done.stdout
+    for bot in ("random", "greedy", "ismcts"):
+        assert f" {bot} " in done.stdout
+    again = arena("tournament", "run", "--db", "ladder.db", "--deals", "1", cwd=tmp_path)
+    assert again.returncode == 0, again.stderr
+    assert "played 0 games (3 were already stored)" in again.stdout
