@@ -33,6 +33,10 @@ log = logging.getLogger(__name__)
 
 #: Longest wait between checks that the processes of outstanding seats are still running (s).
 CRASH_CHECK = 0.05
+#: Seconds to wait for the exit status of a seat whose connection closed (for the fault's detail).
+EXIT_WAIT = 0.2
+#: Frames dropped from one seat in one match that are logged one by one; the rest are only counted.
+DROPS_LOGGED = 5
 
 DecisionObserver = Callable[[State, DecisionRecord], None]
 
@@ -66,7 +70,7 @@ class _Reply:
 class _Seat:
     """One seat's bookkeeping for one match."""
 
-    __slots__ = ("handle", "clock", "strikes", "forfeited", "events_from", "fallback")
+    __slots__ = ("handle", "clock", "strikes", "forfeited", "events_from", "fallback", "dropped")
 
     def __init__(self, handle: BotHandle, control: TimeControl, fallback: random.Random) -> None:
         self.handle = handle
@@ -75,6 +79,7 @@ class _Seat:
         self.forfeited = False
         self.events_from = 0
         self.fallback = fallback
+        self.dropped = 0
 
 
 class _Match:
@@ -178,22 +183,37 @@ class _Match:
                 continue
             sender = self.seat_of.get(id(incoming.peer))
             if sender is None or sender not in outstanding:
-                log.info("%s dropped %r from %s (nothing asked)", self.match_id,
-                         incoming.message or incoming.error, incoming.peer.label)
+                self._dropped(sender, incoming, "nothing asked")
                 continue
             reply = self._judge(
                 sender, outstanding[sender], incoming, received - sent[sender], legal[sender]
             )
-            if reply is not None:
+            if reply is None:
+                self._dropped(sender, incoming, f"waiting for seq {outstanding[sender]}")
+            else:
                 del outstanding[sender]
                 replies[sender] = reply
         return replies
+
+    def _dropped(self, seat: int | None, incoming: Incoming, why: str) -> None:
+        """Count (and log the first few of) frames that answer nothing outstanding."""
+        count = DROPS_LOGGED
+        if seat is not None:
+            self.seats[seat].dropped += 1
+            count = self.seats[seat].dropped
+        if count <= DROPS_LOGGED:
+            log.info("%s dropped %r from %s (%s)", self.match_id,
+                     incoming.message or incoming.error, incoming.peer.label, why)
 
     def _silent(self, seat: int, elapsed: float) -> _Reply:
         """A seat that gave no usable reply in time: a crash if its process is gone, else a timeout."""
         handle = self.seats[seat].handle
         if not handle.alive():
-            status = handle.process.exit_status() if handle.process is not None else None
+            status = None
+            if handle.process is not None:
+                # A dying process closes its connection a moment before it can be reaped.
+                handle.process.wait(EXIT_WAIT)
+                status = handle.process.exit_status()
             why = "connection lost" if status is None else f"process exited with status {status}"
             return _Reply(elapsed, fault=FaultKind.CRASH, detail=why)
         limit = self.seats[seat].clock.limit
@@ -202,15 +222,14 @@ class _Match:
     def _judge(
         self, seat: int, seq: int, incoming: Incoming, elapsed: float, legal: list[int]
     ) -> _Reply | None:
-        """The verdict on a frame from a seat with an outstanding ``act``; ``None``: a stale reply."""
+        """The verdict on a frame from a seat with an outstanding ``act``; ``None``: a stale or
+        unsolicited frame, to be dropped."""
         message = incoming.message
         if incoming.error is not None:
             return _Reply(elapsed, fault=FaultKind.MALFORMED, detail=str(incoming.error))
         if isinstance(message, Error) and message.seq == seq:
             return _Reply(elapsed, fault=FaultKind.MALFORMED, detail=f"bot reported: {message.message}")
         if not isinstance(message, Action) or message.seq != seq:
-            log.info("%s seat %d: dropped stale or unexpected %r (waiting for seq %d)",
-                     self.match_id, seat, message, seq)
             return None
         if elapsed > self.seats[seat].clock.limit:
             limit = self.seats[seat].clock.limit
@@ -274,7 +293,8 @@ class _Match:
             forfeited=forfeited,
             duration=time.monotonic() - started,
             detail={"match": self.match_id, "time_control": str(self.control),
-                    "referee": f"arena {__version__}", "result": result.detail},
+                    "referee": f"arena {__version__}", "result": result.detail,
+                    "dropped": [book.dropped for book in self.seats]},
         )
 
 

@@ -15,6 +15,18 @@ deep        puts a 100-level nested list in ``info``
 stubborn    ignores ``bye`` and SIGTERM, and keeps a child process in its group
 echo        behaves, and reports the ``act``'s ``ply`` in ``info``
 error       answers every ``act`` with an ``error`` message
+twice       answers every ``act`` twice
+exit-hello  exits with status 4 right after sending ``hello``
+wrong-token says hello with a token it was not given, then waits
+hang        says hello and never reads again
+shape       answers with valid msgpack of the wrong shape or types (a different one each time)
+big         answers with a 1.5 MiB frame (over the codec's limit, under the socket's)
+huge        answers the first ``act`` with a 64 MiB frame, then behaves
+flood       before answering each of its first three ``act``s sends 1000 unsolicited 60 KiB frames
+fork        starts 200 sleeping children (in its process group), then behaves
+hog         allocates memory without bound at its first ``act``
+spin        behaves, but spins the CPU between turns
+chatter     behaves, while a thread writes to stdout and stderr without pause
 """
 
 from __future__ import annotations
@@ -23,6 +35,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 import msgpack
@@ -36,12 +49,28 @@ def main() -> None:
     socket.setsockopt(zmq.LINGER, 0)
     socket.connect(os.environ["ARENA_ENDPOINT"])
     token = os.environ["ARENA_TOKEN"]
+    if mode == "wrong-token":
+        token = token[::-1] + "x"
     socket.send(msgpack.packb({"type": "hello", "protocol": 1, "name": mode, "version": "0", "token": token}))
+    if mode == "exit-hello":
+        os._exit(4)
+    if mode == "hang":
+        time.sleep(600)
     if mode == "stubborn":
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
+    if mode == "fork":
+        for _ in range(200):
+            if os.fork() == 0:
+                time.sleep(600)
+                os._exit(0)
+    if mode == "chatter":
+        threading.Thread(target=chatter, daemon=True).start()
     acts = 0
     while True:
+        if mode == "spin":
+            while not socket.poll(0):
+                pass
         message = msgpack.unpackb(socket.recv())
         kind = message["type"]
         if kind == "bye":
@@ -78,7 +107,38 @@ def main() -> None:
             for _ in range(100):
                 nested = [nested]
             reply["info"] = {"nested": nested}
+        elif mode == "twice":
+            socket.send(msgpack.packb(reply))
+        elif mode == "shape":
+            wrong: list[object] = [
+                [reply],
+                {**reply, "seq": str(message["seq"])},
+                {"type": "action", "seq": message["seq"]},
+                {**reply, "action": [message["legal"][0]]},
+            ]
+            socket.send(msgpack.packb(wrong[acts % len(wrong)]))
+            continue
+        elif mode == "big":
+            reply["info"] = {"pad": b"\0" * (3 << 19)}
+        elif mode == "huge" and acts == 1:
+            socket.send(b"\0" * (64 << 20))
+        elif mode == "flood" and acts <= 3:
+            pad = "x" * 60000
+            for n in range(1000):
+                socket.send(msgpack.packb({"type": "pong", "seq": n, "pad": pad}))
+        elif mode == "hog":
+            hoard = []
+            while True:
+                hoard.append(bytearray(16 << 20))
         socket.send(msgpack.packb(reply))
+
+
+def chatter() -> None:
+    """Write to stdout and stderr until the process ends."""
+    line = b"chatter " * 8000 + b"\n"
+    while True:
+        os.write(1, line)
+        os.write(2, line)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,150 @@
+"""Every attack of the hostile bot, in a real match against two honest random bots: the match
+completes, the fault is recorded with the right reason, the honest seats' decisions and result
+stand (the record replays to it), and no process of the hostile bot outlives its handle."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from arena.clock import TimeControl
+from arena.handle import BotHandle
+from arena.manifest import ResourceLimits
+from arena.record import FaultKind, MatchRecord
+from arena.referee import FaultPolicy, play_match
+from engine.core import Game
+from hostile_helpers import check_match, hostile, live_group_members
+from protocols.transport import Hub
+
+T, C, M, I = FaultKind.TIMEOUT, FaultKind.CRASH, FaultKind.MALFORMED, FaultKind.ILLEGAL
+# Short, with a grace wide enough that an honest bot on a loaded machine is never late.
+FAST = TimeControl(0.1, grace=0.3)
+# For attacks that slow the hostile bot's honest replies down (output, floods, children).
+SLOW = TimeControl(2.0, grace=1.0)
+SEED = 21
+
+
+@dataclass(frozen=True)
+class Attack:
+    """One hostile mode, the faults it must draw (two strikes forfeit) and how to run it."""
+
+    mode: str
+    faults: tuple[FaultKind, ...]
+    control: TimeControl = FAST
+    limits: ResourceLimits = field(default_factory=ResourceLimits)
+    detail: str = ""
+
+
+ATTACKS = [
+    Attack("silent", (T, T), detail="no reply within"),
+    Attack("late", (T, T), detail="no reply within"),
+    Attack("hang", (T, T), detail="no reply within"),
+    Attack("twice", ()),
+    Attack("stale", ()),
+    Attack("crash", (C,), detail="status 3"),
+    Attack("garbage", (M,), detail="not allowed"),
+    Attack("shape", (M, M), detail="action"),
+    Attack("deep", (M, M), detail="nesting deeper"),
+    Attack("big", (M, M), detail="exceeds the limit"),
+    Attack("huge", (C,), detail="connection lost"),
+    Attack("wrong-seat", (M, M), detail="claims seat"),
+    Attack("illegal", (I, I), detail="not among the legal"),
+    Attack("error", (M, M), detail="bot reported"),
+    Attack("hog", (C,), limits=ResourceLimits(memory_mb=400), detail="status 1"),
+    Attack("fork", (), control=SLOW),
+    Attack("chatter", (), control=SLOW, limits=ResourceLimits(log_bytes=50_000)),
+    Attack("stubborn", ()),
+]
+
+
+def play(game: Game, hub: Hub, bad: BotHandle, honest: list[BotHandle], attack: Attack) -> MatchRecord:
+    config = game.configure(3)
+    return play_match(game, config, SEED, [bad, *honest], attack.control, FaultPolicy(strikes=2))
+
+
+@pytest.mark.parametrize("attack", ATTACKS, ids=[a.mode for a in ATTACKS])
+def test_attack_is_contained(
+    attack: Attack, wongar: Game, hub: Hub, honest: list[BotHandle], tmp_path: Path
+) -> None:
+    bad = BotHandle.launch(hostile(attack.mode, attack.limits), hub, tmp_path)
+    assert bad.process is not None and bad.process.pid is not None
+    group = bad.process.pid
+    try:
+        record = play(wongar, hub, bad, honest, attack)
+        check_match(wongar, record, [0], attack.faults)
+        assert all(attack.detail in f.detail for f in record.faults), record.faults
+        assert record.forfeited == ((0,) if attack.faults and attack.faults != (M,) else ())
+        own = [d for d in record.decisions if d.seat == 0]
+        if attack.mode in ("twice", "stale"):
+            # The bot's last duplicate may come after the match is over.
+            dropped = record.detail["dropped"]
+            assert isinstance(dropped, list) and dropped[1:] == [0, 0]
+            assert dropped[0] in (len(own) - 1, len(own))
+        if attack.mode == "fork":
+            assert len(live_group_members(group)) == 201
+    finally:
+        status = bad.close(grace=0.3)
+    if attack.mode == "stubborn":
+        assert status == -9
+    if attack.mode == "chatter":
+        log = bad.process.log_path.read_bytes()
+        assert len(log) <= 50_000 + 100 and log.endswith(b"[log truncated at 50000 bytes]\n")
+    assert live_group_members(group) == []
+    for other in honest:
+        assert other.alive()
+
+
+def test_cpu_spent_between_turns_ends_in_a_crash_at_the_cpu_limit(
+    wongar: Game, hub: Hub, honest: list[BotHandle], tmp_path: Path
+) -> None:
+    spinner = BotHandle.launch(hostile("spin", ResourceLimits(cpu_seconds=1)), hub, tmp_path)
+    assert spinner.process is not None and spinner.process.pid is not None
+    group = spinner.process.pid
+    records: list[MatchRecord] = []
+    try:
+        # Time between turns is not on the bot's clock, so its replies stay in time until the
+        # CPU limit (1 s, then SIGXCPU) ends the process; a match may be over before that.
+        while len(records) < 20 and not any(r.faults for r in records):
+            records.append(play(wongar, hub, spinner, honest, Attack("spin", ())))
+    finally:
+        spinner.close(grace=0.2)
+    crashed = records[-1]
+    check_match(wongar, crashed, [0], (C,))
+    assert "status -24" in crashed.faults[0].detail or "status -9" in crashed.faults[0].detail
+    assert all(r.faults == () for r in records[:-1])
+    assert live_group_members(group) == []
+
+
+@pytest.mark.parametrize(
+    ("mode", "why"),
+    [("exit-hello", "status 4"), ("wrong-token", "did not say hello in time")],
+)
+def test_a_bot_that_fails_its_handshake_is_a_start_fault(
+    mode: str, why: str, wongar: Game, hub: Hub, honest: list[BotHandle], tmp_path: Path
+) -> None:
+    [bad] = BotHandle.launch_all([hostile(mode)], hub, tmp_path, handshake_timeout=1.5)
+    try:
+        record = play(wongar, hub, bad, honest, Attack(mode, ()))
+    finally:
+        bad.close(grace=0.2)
+    check_match(wongar, record, [0], (FaultKind.START,))
+    assert why in record.faults[0].detail and record.forfeited == (0,)
+    assert all(d.fallback for d in record.decisions if d.seat == 0)
+    assert bad.process is not None and bad.process.pid is not None
+    assert live_group_members(bad.process.pid) == []
+
+
+@pytest.mark.parametrize(("program", "why"), [("missing", "no such file"), ("plain", "not executable")])
+def test_a_program_that_cannot_run_is_a_start_fault_with_the_reason(
+    program: str, why: str, wongar: Game, hub: Hub, honest: list[BotHandle], tmp_path: Path
+) -> None:
+    (tmp_path / "plain").write_text("#!/bin/sh\nexit 0\n")
+    spec = hostile("silent")
+    broken = type(spec)("broken", (str(tmp_path / program),))
+    [bad] = BotHandle.launch_all([broken], hub, tmp_path)
+    record = play(wongar, hub, bad, honest, Attack("broken", ()))
+    check_match(wongar, record, [0], (FaultKind.START,))
+    assert f"cannot start bot 'broken' ({tmp_path / program}): {why}" == record.faults[0].detail
+    assert bad.process is None or bad.process.pid is None
