@@ -1,0 +1,107 @@
+"""Floods and oversized frames: the referee's memory stays bounded (resident size sampled after
+every decision), unsolicited frames are dropped and counted, and the match completes."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import msgpack
+import zmq
+
+from arena.clock import TimeControl
+from arena.handle import BotHandle
+from arena.record import FaultKind, MatchRecord
+from arena.referee import FaultPolicy, play_match
+from engine.core import Game
+from hostile_helpers import check_match, hostile, live_group_members, rss_bytes
+from protocols.transport import Hub
+
+SLOW = TimeControl(2.0, grace=1.0)
+FAST = TimeControl(0.1, grace=0.3)
+MiB = 1 << 20
+
+
+def play_measured(game: Game, seats: list[BotHandle], control: TimeControl) -> tuple[MatchRecord, int]:
+    """Play one match; the record and the largest growth of resident memory seen meanwhile."""
+    before = rss_bytes()
+    peak = before
+
+    def sample(*_: object) -> None:
+        nonlocal peak
+        peak = max(peak, rss_bytes())
+
+    record = play_match(game, game.configure(3), 5, seats, control, FaultPolicy(2), on_decision=sample)
+    return record, peak - before
+
+
+def test_a_flood_of_unsolicited_frames_is_dropped_counted_and_bounded(
+    wongar: Game, hub: Hub, honest: list[BotHandle], tmp_path: Path
+) -> None:
+    flood = BotHandle.launch(hostile("flood"), hub, tmp_path)
+    try:
+        record, growth = play_measured(wongar, [flood, *honest], SLOW)
+    finally:
+        flood.close(grace=0.2)
+    check_match(wongar, record, [0], ())
+    # 3 x 1000 frames of 60 KiB (176 MiB) went through; each was dropped and counted.
+    assert record.detail["dropped"] == [3000, 0, 0]
+    assert growth < 64 * MiB, f"resident memory grew by {growth / MiB:.0f} MiB"
+    assert flood.process is not None and flood.process.pid is not None
+    assert live_group_members(flood.process.pid) == []
+
+
+def test_a_64_mib_frame_is_never_buffered_and_the_peer_is_lost(
+    wongar: Game, hub: Hub, honest: list[BotHandle], tmp_path: Path
+) -> None:
+    huge = BotHandle.launch(hostile("huge"), hub, tmp_path)
+    try:
+        record, growth = play_measured(wongar, [huge, *honest], FAST)
+        # The bot's socket reconnected under a new identity: it is no longer this peer.
+        assert huge.peer.lost and huge.process is not None and huge.process.alive()
+    finally:
+        huge.close(grace=0.2)
+    check_match(wongar, record, [0], (FaultKind.CRASH,))
+    assert record.faults[0].detail == "connection lost"
+    assert growth < 32 * MiB, f"resident memory grew by {growth / MiB:.0f} MiB"
+
+
+def test_frames_from_connections_that_never_said_hello_are_refused_and_counted(
+    wongar: Game, hub: Hub, honest: list[BotHandle], tmp_path: Path
+) -> None:
+    stop = threading.Event()
+    sent = 0
+
+    def stranger() -> None:
+        nonlocal sent
+        context = zmq.Context()
+        socket = context.socket(zmq.DEALER)
+        socket.setsockopt(zmq.LINGER, 0)
+        socket.setsockopt(zmq.SNDTIMEO, 100)
+        socket.connect(hub.endpoint)
+        frame = msgpack.packb({"type": "action", "seq": 1, "action": 0, "pad": "x" * 60000})
+        try:
+            while not stop.is_set():
+                try:
+                    socket.send(frame)
+                    sent += 1
+                except zmq.Again:
+                    pass
+        finally:
+            socket.close()
+            context.term()
+
+    player = BotHandle.launch(hostile("echo"), hub, tmp_path)
+    refused_before = hub.refused
+    thread = threading.Thread(target=stranger)
+    thread.start()
+    try:
+        record, growth = play_measured(wongar, [player, *honest], SLOW)
+    finally:
+        stop.set()
+        thread.join()
+        player.close(grace=0.2)
+    check_match(wongar, record, [], ())
+    refused = hub.refused - refused_before
+    assert 0 < refused <= sent
+    assert growth < 64 * MiB, f"resident memory grew by {growth / MiB:.0f} MiB"
