@@ -1,0 +1,104 @@
+"""What the operating system enforces on a bot: limits it cannot raise, a private working
+directory removed afterwards, and no network for a local bot where the machine allows it."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import sys
+from pathlib import Path
+
+import pytest
+
+from arena.launch import network_isolation_problem
+from arena.manifest import BotSpec, ManifestError, ResourceLimits, load_manifest
+from arena.process import BotProcess
+
+REPORT = r"""
+import json, os, resource, socket, sys
+port = int(sys.argv[1])
+limits = {name: resource.getrlimit(getattr(resource, name))
+          for name in ("RLIMIT_AS", "RLIMIT_CPU", "RLIMIT_NOFILE", "RLIMIT_NPROC")}
+try:
+    resource.setrlimit(resource.RLIMIT_NOFILE, (64, 1 << 20))
+    raised = True
+except (ValueError, OSError):
+    raised = False
+try:
+    socket.create_connection(("127.0.0.1", port), timeout=2).close()
+    network = "reached"
+except OSError as exc:
+    network = type(exc).__name__
+print(json.dumps({"cwd": os.getcwd(), "entries": os.listdir("."), "limits": limits,
+                  "raised": raised, "network": network}), flush=True)
+"""
+
+
+def report(spec_limits: ResourceLimits, tmp_path: Path, *, isolate: bool, network: bool = False,
+           cwd: Path | None = None) -> dict[str, object]:
+    """Run the reporting script as a bot with these settings; what it saw."""
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+        port = listener.getsockname()[1]
+        spec = BotSpec("reporter", (sys.executable, "-c", REPORT, str(port)), cwd=cwd,
+                       limits=spec_limits, network=network)
+        with BotProcess(spec, {}, tmp_path / "reporter.log", isolate_network=isolate) as process:
+            assert process.wait(30)
+    lines = (tmp_path / "reporter.log").read_text().splitlines()
+    seen: dict[str, object] = json.loads(lines[-1])
+    return seen
+
+
+def test_limits_are_set_hard_and_the_working_directory_is_private(tmp_path: Path) -> None:
+    limits = ResourceLimits(memory_mb=1024, cpu_seconds=30, open_files=77, processes=5000)
+    seen = report(limits, tmp_path, isolate=False)
+    assert seen["limits"] == {
+        "RLIMIT_AS": [1024 << 20, 1024 << 20],
+        "RLIMIT_CPU": [30, 32],
+        "RLIMIT_NOFILE": [77, 77],
+        "RLIMIT_NPROC": [5000, 5000],
+    }
+    cwd = Path(str(seen["cwd"]))
+    assert cwd.name.startswith("arena-bot-reporter-") and seen["entries"] == []
+    assert not cwd.exists(), "the private directory is removed when the bot is closed"
+    assert seen["network"] == "reached", "isolation was not asked for"
+
+
+def test_an_unprivileged_bot_cannot_raise_its_hard_limits(tmp_path: Path) -> None:
+    if os.geteuid() == 0:
+        pytest.skip("root may raise hard limits (documented in docs/isolation.md)")
+    seen = report(ResourceLimits(open_files=77), tmp_path, isolate=False)
+    assert seen["raised"] is False
+
+
+def test_a_manifest_working_directory_is_used_as_given(tmp_path: Path) -> None:
+    (tmp_path / "data.txt").write_text("mine")
+    seen = report(ResourceLimits(), tmp_path, isolate=False, cwd=tmp_path)
+    assert seen["cwd"] == str(tmp_path) and "data.txt" in seen["entries"]  # type: ignore[operator]
+
+
+def test_a_local_bot_has_no_network_where_the_machine_allows(tmp_path: Path) -> None:
+    problem = network_isolation_problem()
+    if problem is not None:
+        pytest.skip(f"no network isolation on this machine: {problem}")
+    assert report(ResourceLimits(), tmp_path, isolate=True)["network"] != "reached"
+    assert report(ResourceLimits(), tmp_path, isolate=True, network=True)["network"] == "reached"
+
+
+def test_a_manifest_may_keep_the_network_and_rejects_other_values(tmp_path: Path) -> None:
+    path = tmp_path / "bot.toml"
+    path.write_text(f'name = "n"\ncommand = "{sys.executable}"\nnetwork = true\n')
+    assert load_manifest(path).network is True
+    path.write_text(f'name = "n"\ncommand = "{sys.executable}"\nnetwork = "yes"\n')
+    with pytest.raises(ManifestError, match="'network' must be true or false"):
+        load_manifest(path)
+
+
+def test_a_manifest_naming_a_file_that_is_not_executable_says_so(tmp_path: Path) -> None:
+    (tmp_path / "bot.sh").write_text("#!/bin/sh\n")
+    path = tmp_path / "bot.toml"
+    path.write_text('name = "n"\ncommand = "./bot.sh"\n')
+    with pytest.raises(ManifestError, match="'./bot.sh' for 'n' is not an executable file"):
+        load_manifest(path)
