@@ -1,0 +1,29 @@
+"""How long the fuzzers run: a short run by default, a long one under ``pytest -m slow``.
+
+``ARENA_FUZZ_EXAMPLES`` overrides the short run's number of examples per property (the long run
+uses twenty times as many).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from hypothesis import HealthCheck, settings
+
+SHORT = int(os.environ.get("ARENA_FUZZ_EXAMPLES", "150"))
+LONG = 20 * SHORT
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def fuzz(examples: int) -> Callable[[F], F]:
+    """Hypothesis settings for a fuzzer: ``examples`` examples, no deadline (a loaded machine)."""
+    decorate: Callable[[F], F] = settings(
+        max_examples=examples,
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture,
+                               HealthCheck.data_too_large],
+    )
+    return decorate
