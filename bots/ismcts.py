@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 
-from bots.heuristics import estimator
+from bots.heuristics import estimator, playout_depth
 from bots.shared.match import Match, Policy, deadline, serve
 from bots.shared.tree_search import search
 from engine.core import WireMap
@@ -20,6 +20,7 @@ from protocols.sdk import Choice, Clock
 def ismcts_policy(match: Match) -> Policy:
     """The ISMCTS ``choose`` for one match."""
     estimate = estimator(match.config.game)
+    depth = playout_depth(match.config.game)
 
     def choose(observation: WireMap, legal: tuple[int, ...], clock: Clock) -> int | Choice:
         if len(legal) == 1:
@@ -27,7 +28,7 @@ def ismcts_policy(match: Match) -> Policy:
         started = time.monotonic()
         root = match.sample(observation)
         stop = deadline(clock, started, len(root.to_move()))
-        verdict = search(root, match.seat, legal, estimate, stop, match.rng)
+        verdict = search(root, match.seat, legal, estimate, depth, stop, match.rng)
         return Choice(verdict.action, info={"iterations": verdict.iterations, "value": round(verdict.value, 4)})
 
     return choose

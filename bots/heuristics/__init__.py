@@ -1,7 +1,8 @@
 """Position evaluation for the built-in bots: per game, each seat's estimated final points.
 
 :func:`estimator` picks the game's function; :func:`margin` and :func:`rewards` turn the estimates
-into what a greedy choice maximises and what a search backs up.
+into what a greedy choice maximises and what a search backs up; :func:`playout_depth` says how far
+a search plays on at random before it estimates.
 """
 
 from __future__ import annotations
@@ -31,11 +32,20 @@ def _waroong(state: State) -> list[float]:
 
 
 _ESTIMATORS: dict[str, Estimator] = {"wongar": _wongar, "waroong": _waroong}
+#: Random decisions a search plays past its tree before estimating, per game. In Wongar a random
+#: placement or ceremony move mostly blurs the estimate; in Waroong a few random moves (the rest of
+#: a draft step, a turn) show what a choice leads to.
+_PLAYOUT_DEPTHS: dict[str, int] = {"wongar": 0, "waroong": 4}
 
 
 def estimator(game: str) -> Estimator:
     """The estimate of each seat's final points for ``game`` (by name); ``KeyError`` if unknown."""
     return _ESTIMATORS[game]
+
+
+def playout_depth(game: str) -> int:
+    """How many random decisions a search plays past its tree in ``game`` (by name)."""
+    return _PLAYOUT_DEPTHS.get(game, 4)
 
 
 def margin(values: Sequence[float], seat: int) -> float:

@@ -3,7 +3,7 @@
 Every few iterations deal the hidden information anew (``State.determinize`` of a state sampled from
 the searcher's observation); each iteration walks a copy of the deal down the tree, choosing by UCB
 among the actions legal in that deal (each edge counts how often it was available), adds one node,
-plays a short random rollout, scores the
+plays a short random rollout (none, in some games), scores the
 position with the game's estimate of final points, and backs up each seat's reward in [0, 1] to the
 edges that seat chose: every node maximises its mover's reward. Several seats deciding at once (the
 Waroong draft) choose independently at one node, each from its own statistics, so no seat's choice
@@ -23,8 +23,6 @@ from engine.core import State
 
 #: UCB exploration constant for rewards in [0, 1].
 EXPLORATION = 0.7
-#: Random decisions played after the tree before the position is estimated.
-ROLLOUT_DEPTH = 4
 #: Visits a root action starts with, at the estimated reward of its one-step result.
 PRIOR_VISITS = 3
 #: Iterations that share one deal of the hidden information (a copy is cheaper than a new deal).
@@ -64,9 +62,16 @@ class Verdict:
 
 
 def search(
-    root: State, seat: int, legal: tuple[int, ...], estimate: Estimator, stop: float, rng: random.Random
+    root: State,
+    seat: int,
+    legal: tuple[int, ...],
+    estimate: Estimator,
+    depth: int,
+    stop: float,
+    rng: random.Random,
 ) -> Verdict:
-    """Search from ``root`` (a state sampled from ``seat``'s view) until ``time.monotonic() >= stop``.
+    """Search from ``root`` (a state sampled from ``seat``'s view) until ``time.monotonic() >= stop``,
+    playing ``depth`` random decisions past the tree before estimating.
 
     At least one iteration runs. The answer is the most visited of ``legal`` at the root.
     """
@@ -77,7 +82,7 @@ def search(
     while iterations == 0 or time.monotonic() < stop:
         if iterations % DEAL_REUSE == 0:
             deal = root.determinize(seat, rng)
-        _iterate(tree, deal.clone(), estimate, rng)
+        _iterate(tree, deal.clone(), estimate, depth, rng)
         iterations += 1
     edges = tree.edges
     best = max(legal, key=lambda a: (edges[(seat, a)].visits if (seat, a) in edges else -1, rng.random()))
@@ -100,7 +105,7 @@ def _seed_root(tree: _Node, root: State, seat: int, legal: tuple[int, ...], esti
         edge.total = PRIOR_VISITS * rewards(estimate(after))[seat]
 
 
-def _iterate(tree: _Node, state: State, estimate: Estimator, rng: random.Random) -> None:
+def _iterate(tree: _Node, state: State, estimate: Estimator, depth: int, rng: random.Random) -> None:
     path: list[tuple[_Node, Joint]] = []
     node = tree
     while not state.is_over():
@@ -113,7 +118,7 @@ def _iterate(tree: _Node, state: State, estimate: Estimator, rng: random.Random)
             node.children[joint] = _Node()
             break
         node = child
-    for _ in range(ROLLOUT_DEPTH):
+    for _ in range(depth):
         if state.is_over():
             break
         chooser = rng.choice(state.to_move())
