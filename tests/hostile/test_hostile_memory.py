@@ -7,6 +7,7 @@ import threading
 from pathlib import Path
 
 import msgpack
+import pytest
 import zmq
 
 from arena.clock import TimeControl
@@ -15,6 +16,8 @@ from arena.record import FaultKind, MatchRecord
 from arena.referee import FaultPolicy, play_match
 from engine.core import Game
 from hostile_helpers import check_match, hostile, live_group_members, rss_bytes
+from protocols.errors import PeerGone
+from protocols.messages import Act, ClockMs
 from protocols.transport import Hub
 
 SLOW = TimeControl(2.0, grace=1.0)
@@ -105,3 +108,30 @@ def test_frames_from_connections_that_never_said_hello_are_refused_and_counted(
     refused = hub.refused - refused_before
     assert 0 < refused <= sent
     assert growth < 64 * MiB, f"resident memory grew by {growth / MiB:.0f} MiB"
+
+
+def test_a_peer_that_never_reads_makes_sends_fail_instead_of_queueing() -> None:
+    with Hub() as hub:
+        peer = hub.expect("deaf")
+        context = zmq.Context()
+        deaf = context.socket(zmq.DEALER)
+        deaf.setsockopt(zmq.LINGER, 0)
+        deaf.setsockopt(zmq.RCVHWM, 1)
+        deaf.setsockopt(zmq.RCVBUF, 4096)
+        deaf.connect(hub.endpoint)
+        hello = {"type": "hello", "protocol": 1, "name": "deaf", "version": "0", "token": peer.token}
+        deaf.send(msgpack.packb(hello))
+        try:
+            assert hub.wait_connected([peer], 10) == []
+            before = rss_bytes()
+            act = Act(0, 0, 0, {"pad": "x" * 60000}, (0,), [], ClockMs(100, 0, 0))
+            sent = 0
+            with pytest.raises(PeerGone):
+                while sent < 100_000:
+                    hub.send(peer, act)
+                    sent += 1
+            assert peer.lost and sent < 100_000
+            assert rss_bytes() - before < 64 * MiB
+        finally:
+            deaf.close()
+            context.term()
