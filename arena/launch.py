@@ -6,22 +6,19 @@ code between ``fork`` and ``exec`` of a threaded process can deadlock on a lock 
 Setting them from outside after the start (``prlimit`` on the child's pid) would race the bot, which
 could fork or allocate before they land.
 
-Run as a script with the standard library only (``python -I -S launch.py SETTINGS COMMAND...``) so
-that it starts in a few milliseconds. ``SETTINGS`` is the JSON of :meth:`LaunchSettings.to_json`.
-Both the soft and the hard limit are lowered, so an unprivileged bot cannot raise them again.
-A failure to execute the bot is reported on stderr with exit status 127.
+Run as a script (``python -I -S launch.py SETTINGS COMMAND...``, see :mod:`arena.process`), it
+imports almost nothing so that it starts in a few milliseconds. ``SETTINGS`` is the text of
+:func:`encode_settings`, e.g. ``as=4294967296,cpu=3600,nofile=256,net=1``. Both the soft and the
+hard limit are lowered, so an unprivileged bot cannot raise them again. A failure to execute the
+bot is reported on stderr with exit status 127; ``--probe`` exits 0 if a network namespace can be
+made here, else 1 saying why.
 """
 
 from __future__ import annotations
 
-import ctypes
-import json
 import os
 import resource
-import subprocess
 import sys
-from dataclasses import asdict, dataclass
-from functools import cache
 
 #: ``unshare(2)`` flag for a new network namespace (from <sched.h>).
 CLONE_NEWNET = 0x40000000
@@ -29,61 +26,53 @@ CLONE_NEWNET = 0x40000000
 EXEC_FAILED = 127
 #: Seconds between SIGXCPU at the CPU limit and SIGKILL, for a bot that catches SIGXCPU.
 CPU_KILL_AFTER = 2
+#: The path to run this file as a script.
+SCRIPT = os.path.abspath(__file__)
 
-_LIMITS = {
-    "address_space": resource.RLIMIT_AS,
-    "cpu_seconds": resource.RLIMIT_CPU,
-    "open_files": resource.RLIMIT_NOFILE,
-    "processes": resource.RLIMIT_NPROC,
+#: Setting names: address space (bytes), CPU seconds, open files, processes.
+LIMITS = {
+    "as": resource.RLIMIT_AS,
+    "cpu": resource.RLIMIT_CPU,
+    "nofile": resource.RLIMIT_NOFILE,
+    "nproc": resource.RLIMIT_NPROC,
 }
 
 
-@dataclass(frozen=True, slots=True)
-class LaunchSettings:
-    """What the launcher applies before ``exec``: limits (``None`` keeps the inherited one;
-    ``address_space`` in bytes, ``cpu_seconds`` in seconds) and whether to cut off the network."""
-
-    address_space: int | None = None
-    cpu_seconds: int | None = None
-    open_files: int | None = None
-    processes: int | None = None
-    no_network: bool = False
-
-    def to_json(self) -> str:
-        """The settings as the launcher's first argument."""
-        return json.dumps(asdict(self), separators=(",", ":"))
+def encode_settings(limits: dict[str, int], no_network: bool) -> str:
+    """The launcher's first argument: ``limits`` by the names of :data:`LIMITS`, and the network."""
+    unknown = sorted(set(limits) - set(LIMITS))
+    if unknown:
+        raise ValueError(f"unknown limit {unknown[0]!r}")
+    parts = [f"{name}={value}" for name, value in sorted(limits.items())]
+    return ",".join([*parts, f"net={0 if no_network else 1}"])
 
 
-def launcher_command(settings: LaunchSettings, command: tuple[str, ...]) -> list[str]:
-    """The command line that runs ``command`` under ``settings``."""
-    return [sys.executable, "-I", "-S", os.path.abspath(__file__), settings.to_json(), *command]
+def parse_settings(text: str) -> tuple[dict[str, int], bool]:
+    """The limits and whether to cut the network, from :func:`encode_settings`'s text."""
+    limits: dict[str, int] = {}
+    no_network = False
+    for part in text.split(","):
+        name, _, value = part.partition("=")
+        if name == "net":
+            no_network = value == "0"
+        elif name in LIMITS:
+            limits[name] = int(value)
+        else:
+            raise ValueError(f"unknown setting {part!r}")
+    return limits, no_network
 
 
-def _unshare_network() -> str | None:
+def unshare_network() -> str | None:
     """Move this process into a new, empty network namespace; ``None`` on success, else why not."""
+    import ctypes  # only when asked: it costs more to import than the rest of this script
+
     libc = ctypes.CDLL(None, use_errno=True)
     if libc.unshare(CLONE_NEWNET) != 0:
         return os.strerror(ctypes.get_errno())
     return None
 
 
-@cache
-def network_isolation_problem() -> str | None:
-    """Why this machine cannot give bots a private network namespace, or ``None`` if it can.
-
-    Probed once per process by running the launcher in a child (never in this process).
-    """
-    probe = subprocess.run(
-        [sys.executable, "-I", "-S", os.path.abspath(__file__), "--probe"],
-        capture_output=True,
-        text=True,
-        timeout=30,
-        check=False,
-    )
-    return None if probe.returncode == 0 else (probe.stderr.strip() or f"probe exit {probe.returncode}")
-
-
-def _apply_limit(which: int, value: int, hard_extra: int = 0) -> None:
+def _apply_limit(which: int, value: int, hard_extra: int) -> None:
     _, hard = resource.getrlimit(which)
     soft = value if hard == resource.RLIM_INFINITY else min(value, hard)
     ceiling = soft + hard_extra
@@ -92,13 +81,12 @@ def _apply_limit(which: int, value: int, hard_extra: int = 0) -> None:
     resource.setrlimit(which, (soft, ceiling))
 
 
-def _apply(settings: dict[str, object]) -> None:
-    for key, which in _LIMITS.items():
-        value = settings.get(key)
-        if isinstance(value, int):
-            _apply_limit(which, value, CPU_KILL_AFTER if which == resource.RLIMIT_CPU else 0)
-    if settings.get("no_network"):
-        problem = _unshare_network()
+def apply(limits: dict[str, int], no_network: bool) -> None:
+    """Set ``limits`` on this process, and leave the network if asked (noting on stderr if not possible)."""
+    for name, value in limits.items():
+        _apply_limit(LIMITS[name], value, CPU_KILL_AFTER if name == "cpu" else 0)
+    if no_network:
+        problem = unshare_network()
         if problem is not None:
             sys.stderr.write(f"arena-launch: running without network isolation: {problem}\n")
             sys.stderr.flush()
@@ -107,7 +95,7 @@ def _apply(settings: dict[str, object]) -> None:
 def main(argv: list[str]) -> int:
     """Apply the settings in ``argv[0]`` and ``exec`` ``argv[1:]``; returns only on failure."""
     if argv == ["--probe"]:
-        problem = _unshare_network()
+        problem = unshare_network()
         if problem is not None:
             sys.stderr.write(f"unshare(CLONE_NEWNET) failed: {problem}\n")
         return 0 if problem is None else 1
@@ -115,9 +103,9 @@ def main(argv: list[str]) -> int:
         sys.stderr.write("usage: launch.py SETTINGS COMMAND [ARG...]\n")
         return 2
     try:
-        _apply(json.loads(argv[0]))
+        apply(*parse_settings(argv[0]))
     except (ValueError, OSError) as exc:
-        sys.stderr.write(f"arena-launch: cannot apply limits {argv[0]}: {exc}\n")
+        sys.stderr.write(f"arena-launch: cannot apply {argv[0]!r}: {exc}\n")
         return EXEC_FAILED
     try:
         os.execvp(argv[1], argv[1:])

@@ -15,15 +15,17 @@ import os
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 import threading
 import time
 from collections.abc import Mapping, Sequence
+from functools import cache
 from pathlib import Path
 from typing import IO
 
 from arena.errors import ArenaError
-from arena.launch import LaunchSettings, launcher_command, network_isolation_problem
+from arena.launch import SCRIPT, encode_settings
 from arena.manifest import BotSpec, ResourceLimits
 
 log = logging.getLogger(__name__)
@@ -35,15 +37,30 @@ class BotStartError(ArenaError):
     """A bot that could not be started or did not complete its handshake."""
 
 
-def launch_settings(limits: ResourceLimits, no_network: bool) -> LaunchSettings:
-    """The launcher's settings for ``limits`` (MiB converted to bytes)."""
-    return LaunchSettings(
-        address_space=None if limits.memory_mb is None else limits.memory_mb << 20,
-        cpu_seconds=limits.cpu_seconds,
-        open_files=limits.open_files,
-        processes=limits.processes,
-        no_network=no_network,
+def launcher_command(command: Sequence[str], limits: ResourceLimits, no_network: bool) -> list[str]:
+    """The command line that runs ``command`` through :mod:`arena.launch` under ``limits``."""
+    settings: dict[str, int] = {}
+    if limits.memory_mb is not None:
+        settings["as"] = limits.memory_mb << 20
+    if limits.cpu_seconds is not None:
+        settings["cpu"] = limits.cpu_seconds
+    if limits.open_files is not None:
+        settings["nofile"] = limits.open_files
+    if limits.processes is not None:
+        settings["nproc"] = limits.processes
+    return [sys.executable, "-I", "-S", SCRIPT, encode_settings(settings, no_network), *command]
+
+
+@cache
+def network_isolation_problem() -> str | None:
+    """Why this machine cannot give bots a private network namespace, or ``None`` if it can.
+
+    Probed once per process by running the launcher in a child (never in this process).
+    """
+    probe = subprocess.run(
+        [sys.executable, "-I", "-S", SCRIPT, "--probe"], capture_output=True, text=True, timeout=30, check=False
     )
+    return None if probe.returncode == 0 else (probe.stderr.strip() or f"probe exit {probe.returncode}")
 
 
 def _find_program(program: str, cwd: Path, path: str | None) -> str | None:
@@ -113,10 +130,10 @@ class BotProcess:
         if problem is not None:
             self._remove_private_dir()
             raise BotStartError(f"cannot start bot {self.spec.name!r} ({program}): {problem}")
-        settings = launch_settings(self.spec.limits, _network_wanted(self.isolate_network))
+        no_network = _network_wanted(self.isolate_network)
         try:
             self._popen = subprocess.Popen(
-                launcher_command(settings, self.spec.command),
+                launcher_command(self.spec.command, self.spec.limits, no_network),
                 cwd=cwd,
                 env=self._env,
                 stdin=subprocess.DEVNULL,

@@ -11,9 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from arena.launch import network_isolation_problem
 from arena.manifest import BotSpec, ManifestError, ResourceLimits, load_manifest
-from arena.process import BotProcess
+from arena.process import BotProcess, network_isolation_problem
 
 REPORT = r"""
 import json, os, resource, socket, sys
