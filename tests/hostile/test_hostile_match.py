@@ -52,7 +52,7 @@ ATTACKS = [
     Attack("wrong-seat", (M, M), detail="claims seat"),
     Attack("illegal", (I, I), detail="not among the legal"),
     Attack("error", (M, M), detail="bot reported"),
-    Attack("hog", (C,), limits=ResourceLimits(memory_mb=400), detail="status 1"),
+    Attack("hog", (C,), control=SLOW, limits=ResourceLimits(memory_mb=400), detail="status 1"),
     Attack("fork", (), control=SLOW),
     Attack("chatter", (), control=SLOW, limits=ResourceLimits(log_bytes=50_000)),
     Attack("stubborn", ()),
