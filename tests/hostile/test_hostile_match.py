@@ -19,9 +19,10 @@ from hostile_helpers import check_match, hostile, live_group_members
 from protocols.transport import Hub
 
 T, C, M, I = FaultKind.TIMEOUT, FaultKind.CRASH, FaultKind.MALFORMED, FaultKind.ILLEGAL
-# Short, with a grace wide enough that an honest bot on a loaded machine is never late.
+# For the timing attacks: short, so that their timeouts cost little.
 FAST = TimeControl(0.1, grace=0.3)
-# For attacks that slow the hostile bot's honest replies down (output, floods, children).
+# For every other attack: no honest reply is ever late on a loaded machine, and it costs nothing
+# since those bots answer at once.
 SLOW = TimeControl(2.0, grace=1.0)
 SEED = 21
 
@@ -32,15 +33,15 @@ class Attack:
 
     mode: str
     faults: tuple[FaultKind, ...]
-    control: TimeControl = FAST
+    control: TimeControl = SLOW
     limits: ResourceLimits = field(default_factory=ResourceLimits)
     detail: str = ""
 
 
 ATTACKS = [
-    Attack("silent", (T, T), detail="no reply within"),
-    Attack("late", (T, T), detail="no reply within"),
-    Attack("hang", (T, T), detail="no reply within"),
+    Attack("silent", (T, T), control=FAST, detail="no reply within"),
+    Attack("late", (T, T), control=FAST, detail="no reply within"),
+    Attack("hang", (T, T), control=FAST, detail="no reply within"),
     Attack("twice", ()),
     Attack("stale", ()),
     Attack("crash", (C,), detail="status 3"),
@@ -52,9 +53,9 @@ ATTACKS = [
     Attack("wrong-seat", (M, M), detail="claims seat"),
     Attack("illegal", (I, I), detail="not among the legal"),
     Attack("error", (M, M), detail="bot reported"),
-    Attack("hog", (C,), control=SLOW, limits=ResourceLimits(memory_mb=400), detail="status 1"),
-    Attack("fork", (), control=SLOW),
-    Attack("chatter", (), control=SLOW, limits=ResourceLimits(log_bytes=50_000)),
+    Attack("hog", (C,), limits=ResourceLimits(memory_mb=400), detail="status 1"),
+    Attack("fork", ()),
+    Attack("chatter", (), limits=ResourceLimits(log_bytes=50_000)),
     Attack("stubborn", ()),
 ]
 
