@@ -6,13 +6,15 @@ from __future__ import annotations
 import json
 import os
 import socket
+import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from arena.launch import SCRIPT, encode_settings, parse_settings
 from arena.manifest import BotSpec, ManifestError, ResourceLimits, load_manifest
-from arena.process import BotProcess, network_isolation_problem
+from arena.process import BotProcess, launcher_command, network_isolation_problem
 
 REPORT = r"""
 import json, os, resource, socket, sys
@@ -101,3 +103,15 @@ def test_a_manifest_naming_a_file_that_is_not_executable_says_so(tmp_path: Path)
     path.write_text('name = "n"\ncommand = "./bot.sh"\n')
     with pytest.raises(ManifestError, match="'./bot.sh' for 'n' is not an executable file"):
         load_manifest(path)
+
+
+def test_the_launcher_reports_what_it_cannot_do(tmp_path: Path) -> None:
+    assert parse_settings(encode_settings({"as": 1 << 30, "cpu": 5}, True)) == ({"as": 1 << 30, "cpu": 5}, True)
+    with pytest.raises(ValueError, match="unknown limit 'stack'"):
+        encode_settings({"stack": 1}, False)
+    missing = subprocess.run(launcher_command([str(tmp_path / "gone")], ResourceLimits(), False),
+                             capture_output=True, text=True, check=False)
+    assert missing.returncode == 127 and "cannot execute" in missing.stderr
+    bad = subprocess.run([sys.executable, "-I", "-S", SCRIPT, "speed=9", "true"],
+                         capture_output=True, text=True, check=False)
+    assert bad.returncode == 127 and "unknown setting 'speed=9'" in bad.stderr
