@@ -55,12 +55,18 @@ def launcher_command(command: Sequence[str], limits: ResourceLimits, no_network:
 def network_isolation_problem() -> str | None:
     """Why this machine cannot give bots a private network namespace, or ``None`` if it can.
 
-    Probed once per process by running the launcher in a child (never in this process).
+    Probed once per process by running the launcher in a child (never in this process); a
+    problem is logged as a warning once.
     """
-    probe = subprocess.run(
-        [sys.executable, "-I", "-S", SCRIPT, "--probe"], capture_output=True, text=True, timeout=30, check=False
-    )
-    return None if probe.returncode == 0 else (probe.stderr.strip() or f"probe exit {probe.returncode}")
+    try:
+        probe = subprocess.run([sys.executable, "-I", "-S", SCRIPT, "--probe"],
+                               capture_output=True, text=True, timeout=30, check=False)
+        problem = None if probe.returncode == 0 else (probe.stderr.strip() or f"probe exit {probe.returncode}")
+    except (OSError, subprocess.SubprocessError) as exc:
+        problem = f"probe failed: {exc}"
+    if problem is not None:
+        log.warning("bots keep the network: this machine cannot isolate it (%s)", problem)
+    return problem
 
 
 def _find_program(program: str, cwd: Path, path: str | None) -> str | None:
@@ -71,21 +77,6 @@ def _find_program(program: str, cwd: Path, path: str | None) -> str | None:
             return "no such file"
         return None if os.access(target, os.X_OK) else "not executable"
     return None if shutil.which(program, path=path) is not None else "not found on PATH"
-
-
-_noted_network = False
-
-
-def _network_wanted(isolate: bool) -> bool:
-    """Whether to ask the launcher for a private network namespace (logging once when unavailable)."""
-    global _noted_network
-    if not isolate:
-        return False
-    problem = network_isolation_problem()
-    if problem is not None and not _noted_network:
-        _noted_network = True
-        log.warning("bots keep the network: this machine cannot isolate it (%s)", problem)
-    return problem is None
 
 
 class BotProcess:
@@ -130,7 +121,7 @@ class BotProcess:
         if problem is not None:
             self._remove_private_dir()
             raise BotStartError(f"cannot start bot {self.spec.name!r} ({program}): {problem}")
-        no_network = _network_wanted(self.isolate_network)
+        no_network = self.isolate_network and network_isolation_problem() is None
         try:
             self._popen = subprocess.Popen(
                 launcher_command(self.spec.command, self.spec.limits, no_network),
