@@ -223,7 +223,8 @@ class Hub:
         A closed connection also counts as something that came (its peer is marked lost).
         """
         ready = dict(self._poller.poll(max(0, int(timeout * 1000 + 0.999))))
-        closed = self._drain_monitor()
+        # A closed connection whose event is not read yet is caught by the descriptor check below.
+        closed = self._monitor in ready and self._drain_monitor()
         if self._socket not in ready:
             return closed, None
         frames = self._socket.recv_multipart(copy=False)
