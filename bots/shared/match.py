@@ -61,12 +61,23 @@ def think_seconds(clock: Clock) -> float:
 def deadline(clock: Clock, started: float, deciders: int = 1) -> float:
     """The ``time.monotonic()`` by which a decision begun at ``started`` must stop thinking.
 
-    When ``deciders`` seats decide at once (a simultaneous step) and there are fewer processors
-    than that, the bots share them: the thinking time shrinks in proportion, so that none of them
-    runs out of its clock waiting for a processor.
+    The thinking time shrinks in proportion when there are fewer processors than runnable work:
+    when ``deciders`` seats decide at once (a simultaneous step), and when the machine's recent
+    load (the one-minute load average) exceeds the processor count. A process that keeps a busy
+    processor for long is the one the scheduler makes wait, so on a loaded machine a bot thinks
+    less rather than risk a reply held up past its clock.
     """
-    share = min(1.0, (os.cpu_count() or 1) / max(1, deciders))
+    demand = max(1.0, float(deciders), _load())
+    share = min(1.0, (os.cpu_count() or 1) / demand)
     return started + think_seconds(clock) * share
+
+
+def _load() -> float:
+    """The one-minute load average (runnable processes), 0 where the system does not tell."""
+    try:
+        return os.getloadavg()[0]
+    except OSError:
+        return 0.0
 
 
 Policy = Callable[[WireMap, tuple[int, ...], Clock], "int | Choice"]
