@@ -8,7 +8,7 @@ Groceries about to be discarded (a seat choosing what to keep) promise nothing.
 
 from __future__ import annotations
 
-from engine.waroong.cards import KERUPUK, MAIN_KINDS, SAMBAL
+from engine.waroong.cards import CUSTOMER_VALUES, KERUPUK, MAIN_KINDS, SAMBAL
 from engine.waroong.phases import COOK_STEP, DISH, DRAFT, KEEP_STEP, OVER
 from engine.waroong.state import WaroongState
 
@@ -24,12 +24,21 @@ SUPPLEMENT = 0.7
 
 def estimate(state: WaroongState) -> list[float]:
     """Each seat's estimated final points (the exact scores once the game is over)."""
-    scores = [float(v) for v in state.scores()]
     if state.phase == OVER:
-        return scores
-    for seat in range(state.rules.players):
-        scores[seat] += _promise(state, seat)
-    return scores
+        return [float(v) for v in state.scores()]
+    return [_score(state, seat) + _promise(state, seat) for seat in range(state.rules.players)]
+
+
+def _score(state: WaroongState, seat: int) -> float:
+    """``state.scores()[seat]``, computed without building the other seats' scores."""
+    dishes = state.rules.dishes
+    total = 0
+    for dish, sambal, kerupuk in state.cooked[seat]:
+        total += dishes[dish].points + sambal + kerupuk
+    for count, value in zip(state.customers[seat], CUSTOMER_VALUES):
+        if count:
+            total += count * value
+    return float(total)
 
 
 def _promise(state: WaroongState, seat: int) -> float:
@@ -45,7 +54,7 @@ def _promise(state: WaroongState, seat: int) -> float:
     total = 0.0
     if state.phase == DISH and state.turn == seat:
         dish = row.pop(state.dish_pos)
-        total += SERVING * (dishes[dish].points + sum(state.dish_sup))
+        total += SERVING * (dishes[dish].points + state.dish_sup[0] + state.dish_sup[1])
         for kind, count in dishes[dish].needs:
             paid_by_boss = state.dish_boss[kind]
             boss[kind] -= paid_by_boss
@@ -54,21 +63,31 @@ def _promise(state: WaroongState, seat: int) -> float:
         have[KERUPUK] -= state.dish_sup[1]
     share = NOW if state.turn == seat and state.phase in (COOK_STEP, DISH) else LATER
     completed = 0
-    for dish in sorted(row, key=lambda d: -dishes[d].points):
+    if len(row) > 1:
+        row.sort(key=lambda d: -dishes[d].points)
+    for dish in row:
         needs = dishes[dish].needs
-        if all(have[kind] + boss[kind] >= count for kind, count in needs):
+        for kind, count in needs:
+            if have[kind] + boss[kind] < count:
+                break
+        else:
             total += share * dishes[dish].points
             completed += 1
             for kind, count in needs:
-                from_groceries = min(have[kind], count)
+                from_groceries = have[kind] if have[kind] < count else count
                 have[kind] -= from_groceries
                 boss[kind] -= count - from_groceries
     best_progress = 0.0
     for dish in row:
-        needs = dishes[dish].needs
-        held = sum(min(have[kind] + boss[kind], count) for kind, count in needs)
-        wanted = sum(count for _, count in needs)
-        best_progress = max(best_progress, dishes[dish].points * held / wanted)
+        held = 0
+        wanted = 0
+        for kind, count in dishes[dish].needs:
+            got = have[kind] + boss[kind]
+            held += got if got < count else count
+            wanted += count
+        progress = dishes[dish].points * held / wanted
+        if progress > best_progress:
+            best_progress = progress
     total += PROGRESS * best_progress
     total += SUPPLEMENT * min(completed, have[SAMBAL] + have[KERUPUK])
     return total
