@@ -109,6 +109,7 @@ class _Match:
         self.seat_of = {id(h.peer): s for s, h in enumerate(handles)}
         self.decisions: list[DecisionRecord] = []
         self.faults: list[Fault] = []
+        self.dropped_from_others = 0  # frames from connections not seated in this match
 
     def fault(self, seat: int, kind: FaultKind, detail: str) -> None:
         """Record a fault; forfeit the seat after a crash, a failed start or its last strike."""
@@ -197,8 +198,10 @@ class _Match:
 
     def _dropped(self, seat: int | None, incoming: Incoming, why: str) -> None:
         """Count (and log the first few of) frames that answer nothing outstanding."""
-        count = DROPS_LOGGED
-        if seat is not None:
+        if seat is None:
+            self.dropped_from_others += 1
+            count = self.dropped_from_others
+        else:
             self.seats[seat].dropped += 1
             count = self.seats[seat].dropped
         if count <= DROPS_LOGGED:

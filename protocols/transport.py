@@ -48,7 +48,8 @@ QUEUE_FRAMES = 64
 #: libzmq drops frames above this many times the codec's frame limit and disconnects the sender;
 #: frames between the two limits reach the codec and are reported as malformed.
 OVERSIZE_FACTOR = 2
-#: Frames from senders that have not said hello are logged individually up to this many.
+#: Frames refused from senders that have not said hello, and frames dropped while the hub waits, are
+#: each logged individually up to this many; beyond, they are only counted.
 REFUSALS_LOGGED = 20
 
 #: Environment variables a started bot reads (see SPEC.md, "Transport").
@@ -121,6 +122,8 @@ class Hub:
         self._tmpdir: str | None = None
         #: Frames refused because their sender had not said hello (or was refused).
         self.refused = 0
+        #: Frames from connected peers dropped while the hub waited for handshakes or a pong.
+        self.dropped = 0
         self.curve_public: bytes | None = curve.public if curve else None
         self._context = zmq.Context()
         self._socket = self._context.socket(zmq.ROUTER)
@@ -266,7 +269,7 @@ class Hub:
                 return missing
             _, incoming = self._receive_one(remaining)
             if incoming is not None:
-                log.info("%s: dropped %r while waiting for handshakes", incoming.peer.label, incoming.message)
+                self._drop(incoming, "waiting for handshakes")
 
     def ping(self, peer: Peer, timeout: float) -> float | None:
         """Round-trip seconds of a ``ping`` to ``peer``, or ``None`` without a ``pong`` in time."""
@@ -283,8 +286,13 @@ class Hub:
                 break
             if incoming.peer is peer and incoming.message == Pong(seq):
                 return time.monotonic() - start
-            log.info("%s: dropped %r while waiting for pong", incoming.peer.label, incoming.message)
+            self._drop(incoming, "waiting for pong")
         return None
+
+    def _drop(self, incoming: Incoming, why: str) -> None:
+        self.dropped += 1
+        if self.dropped <= REFUSALS_LOGGED:
+            log.info("%s: dropped %r while %s", incoming.peer.label, incoming.message or incoming.error, why)
 
     def _refuse_frame(self, why: str) -> None:
         self.refused += 1

@@ -134,3 +134,42 @@ def test_a_peer_that_never_reads_makes_sends_fail_instead_of_queueing() -> None:
         finally:
             deaf.close()
             context.term()
+
+
+def test_frames_from_a_connected_bot_not_seated_are_dropped_with_bounded_logging(
+    wongar: Game, hub: Hub, honest: list[BotHandle], tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    idle = hub.expect("idle")
+    context = zmq.Context()
+    socket = context.socket(zmq.DEALER)
+    socket.setsockopt(zmq.LINGER, 0)
+    socket.connect(hub.endpoint)
+    hello = {"type": "hello", "protocol": 1, "name": "idle", "version": "0", "token": idle.token}
+    socket.send(msgpack.packb(hello))
+    assert hub.wait_connected([idle], 10) == []
+    sent = 0
+
+    def flood(*_: object) -> None:
+        """At every decision, as many unsolicited frames as the transport takes without waiting."""
+        nonlocal sent
+        try:
+            for _frame in range(100):
+                socket.send(msgpack.packb({"type": "pong", "seq": sent}), zmq.NOBLOCK)
+                sent += 1
+        except zmq.Again:
+            pass
+
+    player = BotHandle.launch(hostile("echo"), hub, tmp_path)
+    try:
+        with caplog.at_level("INFO", logger="arena.referee"):
+            record = play_match(wongar, wongar.configure(3), 5, [player, *honest], SLOW,
+                                FaultPolicy(2), on_decision=flood)
+    finally:
+        player.close(grace=0.2)
+        hub.forget(idle)
+        socket.close()
+        context.term()
+    check_match(wongar, record, [], ())
+    assert record.detail["dropped"] == [0, 0, 0] and sent > 1000
+    logged = [r for r in caplog.records if "dropped" in r.getMessage()]
+    assert 0 < len(logged) <= 5
