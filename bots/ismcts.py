@@ -4,16 +4,21 @@ Run as ``python -m bots.ismcts``. Each decision samples a full state from its ob
 (``Game.sample_state``), then searches (:mod:`bots.shared.tree_search`) over fresh deals of the hidden
 information until its share of the clock is spent, and answers the most visited action with
 ``info = {"iterations": n, "value": v}`` (``v``: that action's mean reward, 0 = last, 1 = first).
+In Waroong Wars it remembers the draft hands it received (:mod:`bots.shared.draft_memory`), and
+every deal it searches agrees with them.
 """
 
 from __future__ import annotations
 
+import random
 import time
 
 from bots.heuristics import estimator, playout_depth
 from bots.shared.match import Match, Policy, deadline, serve
-from bots.shared.tree_search import search
-from engine.core import WireMap
+from bots.shared.draft_memory import DraftMemory
+from bots.shared.tree_search import Dealer, determinize, search
+from engine.core import State, WireMap
+from engine.waroong.state import WaroongState
 from protocols.sdk import Choice, Clock
 
 
@@ -21,14 +26,26 @@ def ismcts_policy(match: Match) -> Policy:
     """The ISMCTS ``choose`` for one match."""
     estimate = estimator(match.config.game)
     depth = playout_depth(match.config.game)
+    memory = DraftMemory(match.seat) if match.config.game == "waroong" else None
+    dealer: Dealer = determinize
+    if memory is not None:
+        draft_memory = memory
+
+        def dealer(root: State, seat: int, rng: random.Random) -> State:
+            deal = root.determinize(seat, rng)
+            return draft_memory.constrain(deal, rng) if isinstance(deal, WaroongState) else deal
 
     def choose(observation: WireMap, legal: tuple[int, ...], clock: Clock) -> int | Choice:
+        if memory is not None:
+            memory.observe(observation)
         if len(legal) == 1:
             return Choice(legal[0], info={"iterations": 0, "value": None})
         started = time.monotonic()
         root = match.sample(observation)
+        if memory is not None and isinstance(root, WaroongState):
+            root = memory.constrain(root, match.rng)
         stop = deadline(clock, started, len(root.to_move()))
-        verdict = search(root, match.seat, legal, estimate, depth, stop, match.rng)
+        verdict = search(root, match.seat, legal, estimate, depth, stop, match.rng, dealer)
         return Choice(verdict.action, info={"iterations": verdict.iterations, "value": round(verdict.value, 4)})
 
     return choose

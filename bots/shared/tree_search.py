@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from bots.heuristics import Estimator, rewards
@@ -29,6 +30,13 @@ PRIOR_VISITS = 3
 DEAL_REUSE = 4
 
 Joint = tuple[tuple[int, int], ...]
+#: Deals the hidden information of a root state anew for the searching seat.
+Dealer = Callable[[State, int, random.Random], State]
+
+
+def determinize(root: State, seat: int, rng: random.Random) -> State:
+    """The game's own redeal: ``root.determinize(seat, rng)``."""
+    return root.determinize(seat, rng)
 
 
 class _Edge:
@@ -69,9 +77,11 @@ def search(
     depth: int,
     stop: float,
     rng: random.Random,
+    dealer: Dealer = determinize,
 ) -> Verdict:
     """Search from ``root`` (a state sampled from ``seat``'s view) until ``time.monotonic() >= stop``,
-    playing ``depth`` random decisions past the tree before estimating.
+    playing ``depth`` random decisions past the tree before estimating; ``dealer`` deals the
+    hidden information anew every few iterations.
 
     At least one iteration runs. The answer is the most visited of ``legal`` at the root.
     """
@@ -81,7 +91,7 @@ def search(
     deal = root
     while iterations == 0 or time.monotonic() < stop:
         if iterations % DEAL_REUSE == 0:
-            deal = root.determinize(seat, rng)
+            deal = dealer(root, seat, rng)
         _iterate(tree, deal.clone(), estimate, depth, rng)
         iterations += 1
     edges = tree.edges

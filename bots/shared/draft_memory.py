@@ -1,0 +1,168 @@
+"""What a Waroong Wars seat remembers of the draft, and deals of the hidden cards that agree with it.
+
+In the draft every hand passes to the left after each pick, so a seat sees each hand of the round
+in turn. From the hands it received and its own picks it knows, at a step ``t``:
+
+* the hand now held by the seat ``d`` places to its left, when it passed that hand ``d`` steps
+  ago: the hand as it left, less the ``d - 1`` cards the seats in between took (unknown which);
+* the cards the other seats took from a hand that has come all the way round back to it (which
+  seat took which is unknown).
+
+The observation keeps no such history (the engine's ``sample_state`` deals the other hands from
+every unseen card); a bot that remembers the hands it received may. :class:`DraftMemory` records
+them from the observations it is given, and :meth:`DraftMemory.constrain` re-deals the other
+seats' hands and picks of a sampled state so that they agree with what was seen (the cards taken
+by unknown seats assigned at random).
+"""
+
+from __future__ import annotations
+
+import random
+
+from engine.core import WireMap
+from engine.waroong.cards import GROCERIES
+from engine.waroong.phases import DRAFT
+from engine.waroong.state import NO_CARD, WaroongState
+
+Counts = list[int]
+
+
+class DraftMemory:
+    """The hands one seat received in the current round's draft, in order, with its picks then."""
+
+    __slots__ = ("seat", "round", "hands", "picks")
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        self.round = -1
+        self.hands: list[Counts] = []
+        self.picks: list[Counts] = []
+
+    def observe(self, observation: WireMap) -> None:
+        """Remember the hand of a draft observation (others are ignored); a new round forgets the last."""
+        if observation.get("phase") != "draft" or observation.get("picked") is not None:
+            return
+        picks = _counts(observation["picks"])
+        hand = _counts(observation["hand"])
+        round_ = observation["round"]
+        step = sum(picks)
+        if round_ != self.round or step != len(self.hands):
+            if step != 0:
+                self.round, self.hands, self.picks = -1, [], []
+                return
+            self.round, self.hands, self.picks = round_ if isinstance(round_, int) else -1, [], []
+        self.hands.append(hand)
+        self.picks.append(picks)
+
+    def constrain(self, state: WaroongState, rng: random.Random) -> WaroongState:
+        """``state`` (a deal of this seat's current draft observation) with the other seats' hands,
+        picks and kept cards and the grocery deck re-dealt to agree with the remembered hands.
+
+        Changes ``state`` in place and returns it; leaves it as it was when memory and state do
+        not describe the same draft step (nothing remembered, another phase, a card missing).
+        """
+        n = state.rules.players
+        step = len(self.hands) - 1
+        if state.phase != DRAFT or step < 1 or state.rounds != self.round or n < 2:
+            return state
+        if sum(state.picks[self.seat]) != step or state.hands[self.seat] != self.hands[step]:
+            return state
+        kinds = len(GROCERIES)
+        hand_need: dict[int, Counts] = {}
+        pick_need: dict[int, Counts] = {o: [0] * kinds for o in range(n) if o != self.seat}
+        for seen in range(step):
+            mine = [b - a for a, b in zip(self.picks[seen], self.picks[seen + 1])]
+            left = [h - m for h, m in zip(self.hands[seen], mine)]
+            if seen + n <= step:
+                came_back = self.hands[seen + n]
+                taken = _expand([a - b for a, b in zip(left, came_back)])
+                if len(taken) != n - 1 or min(a - b for a, b in zip(left, came_back)) < 0:
+                    return state
+                rng.shuffle(taken)
+                for d, kind in enumerate(taken, start=1):
+                    pick_need[(self.seat + d) % n][kind] += 1
+            else:
+                distance = step - seen
+                cards = _expand(left)
+                rng.shuffle(cards)
+                for d in range(1, distance):
+                    pick_need[(self.seat + d) % n][cards.pop()] += 1
+                holder = (self.seat + distance) % n
+                hand_need[holder] = _tally(cards, kinds)
+        return _redeal(state, self.seat, hand_need, pick_need, rng)
+
+
+def _redeal(
+    state: WaroongState,
+    seat: int,
+    hand_need: dict[int, Counts],
+    pick_need: dict[int, Counts],
+    rng: random.Random,
+) -> WaroongState:
+    """Deal the unseen groceries anew, each other seat getting at least what it is known to hold."""
+    n = state.rules.players
+    others = [o for o in range(n) if o != seat]
+    pool = [0] * len(GROCERIES)
+    for o in others:
+        for kind in range(len(GROCERIES)):
+            pool[kind] += state.hands[o][kind] + state.picks[o][kind]
+        if state.kept[o] != NO_CARD:
+            pool[state.kept[o]] += 1
+    for kind in state.groceries:
+        pool[kind] += 1
+    for o in others:
+        need_hand = hand_need.get(o)
+        if need_hand is not None and sum(need_hand) != sum(state.hands[o]):
+            return state
+        if sum(pick_need[o]) > sum(state.picks[o]):
+            return state
+        for need in (need_hand, pick_need[o]):
+            if need is None:
+                continue
+            for kind, count in enumerate(need):
+                pool[kind] -= count
+    if min(pool) < 0:
+        return state
+    rest = _expand(pool)
+    rng.shuffle(rest)
+    for o in others:
+        need_hand = hand_need.get(o)
+        size = sum(state.hands[o])
+        state.hands[o] = need_hand[:] if need_hand is not None else _take(rest, size)
+        free = sum(state.picks[o]) - sum(pick_need[o])
+        state.picks[o] = [a + b for a, b in zip(_take(rest, free), pick_need[o])]
+        if state.kept[o] != NO_CARD:
+            state.kept[o] = rest.pop()
+    state.groceries = rest
+    return state
+
+
+def _take(pool: list[int], size: int) -> Counts:
+    counts = [0] * len(GROCERIES)
+    for _ in range(size):
+        counts[pool.pop()] += 1
+    return counts
+
+
+def _tally(cards: list[int], kinds: int) -> Counts:
+    counts = [0] * kinds
+    for kind in cards:
+        counts[kind] += 1
+    return counts
+
+
+def _expand(counts: Counts) -> list[int]:
+    return [kind for kind, count in enumerate(counts) for _ in range(count)]
+
+
+def _counts(value: object) -> Counts:
+    """A ``{grocery: count}`` map of an observation as a count vector by kind."""
+    if not isinstance(value, dict):
+        raise ValueError("expected a map of grocery counts")
+    counts = []
+    for name in GROCERIES:
+        count = value.get(name, 0)
+        if not isinstance(count, int):
+            raise ValueError("expected whole-number grocery counts")
+        counts.append(count)
+    return counts
