@@ -17,7 +17,9 @@ from arena.tournament.runner import run_tournament
 from engine.registry import get_game
 from hostile_helpers import MISBEHAVE, check_match
 
-EXPECTED = {"crash": {FaultKind.CRASH}, "hang": {FaultKind.TIMEOUT}, "huge": {FaultKind.CRASH}}
+# The fault that ends each hostile bot's game (three strikes of timeouts for "hang"). On a loaded
+# machine a reply of "crash" or "huge" before the attack may come late: a timeout before the crash.
+EXPECTED = {"crash": FaultKind.CRASH, "hang": FaultKind.TIMEOUT, "huge": FaultKind.CRASH}
 
 
 def marked_processes(marker: str) -> list[int]:
@@ -56,8 +58,10 @@ def test_a_tournament_with_hostile_bots_completes_and_charges_every_fault(tmp_pa
         record = stored.record
         hostile = [s for s, name in enumerate(record.bots) if name in EXPECTED]
         check_match(game, record, hostile, [f.kind for f in record.faults])
-        for fault in record.faults:
-            assert fault.kind in EXPECTED[record.bots[fault.seat]], (record.bots, fault)
+        for seat in hostile:
+            kinds = [f.kind for f in record.faults if f.seat == seat]
+            assert kinds[-1] is EXPECTED[record.bots[seat]], (record.bots, record.faults)
+            assert set(kinds[:-1]) <= {FaultKind.TIMEOUT}, (record.bots, record.faults)
         # Every hostile bot misbehaves in every game it plays: each is faulted and forfeited.
         assert sorted({f.seat for f in record.faults}) == hostile == list(record.forfeited)
     # A bot that crashed is never seated again: each game of "crash" had a fresh process.
