@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 import time
 
-from bots.heuristics import estimator, playout_depth
+from bots.heuristics import estimator, playout
 from bots.shared.match import Match, Policy, deadline, serve
 from bots.shared.draft_memory import DraftMemory
 from bots.shared.tree_search import Dealer, determinize, search
@@ -25,7 +25,7 @@ from protocols.sdk import Choice, Clock
 def ismcts_policy(match: Match) -> Policy:
     """The ISMCTS ``choose`` for one match."""
     estimate = estimator(match.config.game)
-    depth = playout_depth(match.config.game)
+    play_on = playout(match.config.game)
     memory = DraftMemory(match.seat) if match.config.game == "waroong" else None
     dealer: Dealer = determinize
     if memory is not None:
@@ -45,7 +45,7 @@ def ismcts_policy(match: Match) -> Policy:
         if memory is not None and isinstance(root, WaroongState):
             root = memory.constrain(root, match.rng)
         stop = deadline(clock, started, len(root.to_move()))
-        verdict = search(root, match.seat, legal, estimate, depth, stop, match.rng, dealer)
+        verdict = search(root, match.seat, legal, estimate, play_on, stop, match.rng, dealer)
         return Choice(verdict.action, info={"iterations": verdict.iterations, "value": round(verdict.value, 4)})
 
     return choose

@@ -1,13 +1,14 @@
 """Position evaluation for the built-in bots: per game, each seat's estimated final points.
 
 :func:`estimator` picks the game's function; :func:`margin` and :func:`rewards` turn the estimates
-into what a greedy choice maximises and what a search backs up; :func:`playout_depth` says how far
-a search plays on at random before it estimates.
+into what a greedy choice maximises and what a search backs up; :func:`playout` is how a search
+plays on past its tree before it estimates.
 """
 
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Callable, Sequence
 from typing import cast
 
@@ -15,9 +16,11 @@ from engine.core import State
 from engine.waroong.state import WaroongState
 from engine.wongar.state import WongarState
 
-from . import waroong, wongar
+from . import waroong, waroong_playout, wongar
 
 Estimator = Callable[[State], list[float]]
+#: Plays a state on (in place) from where a search's tree ends, before the estimate.
+Playout = Callable[[State, random.Random], None]
 
 #: Points of lead that make a reward of about 0.73 (and of deficit, 0.27).
 REWARD_SCALE = 4.0
@@ -32,10 +35,19 @@ def _waroong(state: State) -> list[float]:
 
 
 _ESTIMATORS: dict[str, Estimator] = {"wongar": _wongar, "waroong": _waroong}
-#: Random decisions a search plays past its tree before estimating, per game. In Wongar a random
-#: placement or ceremony move mostly blurs the estimate; in Waroong a few random moves (the rest of
-#: a draft step, a turn) show what a choice leads to.
-_PLAYOUT_DEPTHS: dict[str, int] = {"wongar": 0, "waroong": 4}
+
+
+def _stay(state: State, rng: random.Random) -> None:
+    """No playout: in Wongar a placement or ceremony move played quickly mostly blurs the estimate."""
+
+
+def _waroong_round(state: State, rng: random.Random) -> None:
+    """In Waroong Wars the rest of the round, every seat playing the quick policy: what a draft
+    pick cooks shows only once the others have picked and the cooking turns are played."""
+    waroong_playout.play_round(cast(WaroongState, state), rng)
+
+
+_PLAYOUTS: dict[str, Playout] = {"wongar": _stay, "waroong": _waroong_round}
 
 
 def estimator(game: str) -> Estimator:
@@ -43,9 +55,9 @@ def estimator(game: str) -> Estimator:
     return _ESTIMATORS[game]
 
 
-def playout_depth(game: str) -> int:
-    """How many random decisions a search plays past its tree in ``game`` (by name)."""
-    return _PLAYOUT_DEPTHS.get(game, 4)
+def playout(game: str) -> Playout:
+    """How a search plays on past its tree in ``game`` (by name); ``KeyError`` if unknown."""
+    return _PLAYOUTS[game]
 
 
 def margin(values: Sequence[float], seat: int) -> float:

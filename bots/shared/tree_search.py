@@ -1,14 +1,14 @@
 """Information-Set Monte Carlo Tree Search over determinizations (single observer, one shared tree).
 
-Every few iterations deal the hidden information anew (``State.determinize`` of a state sampled from
-the searcher's observation); each iteration walks a copy of the deal down the tree, choosing by UCB
-among the actions legal in that deal (each edge counts how often it was available), adds one node,
-plays a short random rollout (none, in some games), scores the
-position with the game's estimate of final points, and backs up each seat's reward in [0, 1] to the
-edges that seat chose: every node maximises its mover's reward. Several seats deciding at once (the
-Waroong draft) choose independently at one node, each from its own statistics, so no seat's choice
-sees another's; the child is reached by their joint choice. The searcher's own root actions start
-with a few visits at the estimate of their one-step result (a greedy prior).
+Every few iterations deal the hidden information anew (a dealer, by default ``State.determinize``,
+of a state sampled from the searcher's observation); each iteration walks a copy of the deal down
+the tree, choosing by UCB among the actions legal in that deal (each edge counts how often it was
+available), adds one node, plays on with the game's playout policy (none, in some games), scores
+the position with the game's estimate of final points, and backs up each seat's reward in [0, 1]
+to the edges that seat chose: every node maximises its mover's reward. Several seats deciding at
+once (the Waroong draft) choose independently at one node, each from its own statistics, so no
+seat's choice sees another's; the child is reached by their joint choice. The searcher's own root
+actions start with a few visits at the estimate of their one-step result (a greedy prior).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bots.heuristics import Estimator, rewards
+from bots.heuristics import Estimator, Playout, rewards
 from engine.core import State
 
 #: UCB exploration constant for rewards in [0, 1].
@@ -74,13 +74,13 @@ def search(
     seat: int,
     legal: tuple[int, ...],
     estimate: Estimator,
-    depth: int,
+    playout: Playout,
     stop: float,
     rng: random.Random,
     dealer: Dealer = determinize,
 ) -> Verdict:
     """Search from ``root`` (a state sampled from ``seat``'s view) until ``time.monotonic() >= stop``,
-    playing ``depth`` random decisions past the tree before estimating; ``dealer`` deals the
+    playing on past the tree with ``playout`` before estimating; ``dealer`` deals the
     hidden information anew every few iterations.
 
     At least one iteration runs. The answer is the most visited of ``legal`` at the root.
@@ -92,7 +92,7 @@ def search(
     while iterations == 0 or time.monotonic() < stop:
         if iterations % DEAL_REUSE == 0:
             deal = dealer(root, seat, rng)
-        _iterate(tree, deal.clone(), estimate, depth, rng)
+        _iterate(tree, deal.clone(), estimate, playout, rng)
         iterations += 1
     edges = tree.edges
     best = max(legal, key=lambda a: (edges[(seat, a)].visits if (seat, a) in edges else -1, rng.random()))
@@ -115,7 +115,7 @@ def _seed_root(tree: _Node, root: State, seat: int, legal: tuple[int, ...], esti
         edge.total = PRIOR_VISITS * rewards(estimate(after))[seat]
 
 
-def _iterate(tree: _Node, state: State, estimate: Estimator, depth: int, rng: random.Random) -> None:
+def _iterate(tree: _Node, state: State, estimate: Estimator, playout: Playout, rng: random.Random) -> None:
     path: list[tuple[_Node, Joint]] = []
     node = tree
     while not state.is_over():
@@ -128,11 +128,7 @@ def _iterate(tree: _Node, state: State, estimate: Estimator, depth: int, rng: ra
             node.children[joint] = _Node()
             break
         node = child
-    for _ in range(depth):
-        if state.is_over():
-            break
-        chooser = rng.choice(state.to_move())
-        state.apply(chooser, rng.choice(state.legal_actions(chooser)))
+    playout(state, rng)
     reward = rewards(estimate(state))
     for node, joint in path:
         for chooser, action in joint:
