@@ -162,7 +162,7 @@ class _Match:
             try:
                 self.hub.send(book.handle.peer, act)
             except PeerGone as exc:
-                replies[seat] = _Reply(0.0, fault=FaultKind.CRASH, detail=str(exc))
+                replies[seat] = _Reply(0.0, fault=FaultKind.CRASH, detail=self._gone(seat, str(exc)))
                 continue
             sent[seat] = time.monotonic()
             deadline[seat] = sent[seat] + book.clock.limit
@@ -208,17 +208,20 @@ class _Match:
             log.info("%s dropped %r from %s (%s)", self.match_id,
                      incoming.message or incoming.error, incoming.peer.label, why)
 
+    def _gone(self, seat: int, otherwise: str) -> str:
+        """Why a seat's bot is gone: its exit status where it has one, else ``otherwise``."""
+        process = self.seats[seat].handle.process
+        if process is None:
+            return otherwise
+        # A dying process closes its connection a moment before it can be reaped.
+        process.wait(EXIT_WAIT)
+        status = process.exit_status()
+        return otherwise if status is None else f"process exited with status {status}"
+
     def _silent(self, seat: int, elapsed: float) -> _Reply:
         """A seat that gave no usable reply in time: a crash if its process is gone, else a timeout."""
-        handle = self.seats[seat].handle
-        if not handle.alive():
-            status = None
-            if handle.process is not None:
-                # A dying process closes its connection a moment before it can be reaped.
-                handle.process.wait(EXIT_WAIT)
-                status = handle.process.exit_status()
-            why = "connection lost" if status is None else f"process exited with status {status}"
-            return _Reply(elapsed, fault=FaultKind.CRASH, detail=why)
+        if not self.seats[seat].handle.alive():
+            return _Reply(elapsed, fault=FaultKind.CRASH, detail=self._gone(seat, "connection lost"))
         limit = self.seats[seat].clock.limit
         return _Reply(elapsed, fault=FaultKind.TIMEOUT, detail=f"no reply within {limit * 1000:.0f} ms")
 

@@ -1,7 +1,7 @@
 """How long the fuzzers run: a short run by default, a long one under ``pytest -m slow``.
 
-``ARENA_FUZZ_EXAMPLES`` overrides the short run's number of examples per property (the long run
-uses twenty times as many).
+``ARENA_FUZZ_EXAMPLES`` overrides the short run's number of examples per property and
+``ARENA_FUZZ_EXAMPLES_LONG`` the long run's (ten times as many by default).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 from hypothesis import HealthCheck, settings
 
 SHORT = int(os.environ.get("ARENA_FUZZ_EXAMPLES", "150"))
-LONG = 20 * SHORT
+LONG = int(os.environ.get("ARENA_FUZZ_EXAMPLES_LONG", str(10 * SHORT)))
 
 F = TypeVar("F", bound=Callable[..., Any])
 

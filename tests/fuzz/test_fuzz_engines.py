@@ -3,7 +3,7 @@ invariants checked at every step, and the checked path fed arbitrary seats and a
 IllegalAction may escape, and a refused action changes nothing).
 
 The default run plays ``ARENA_ENGINE_PLAYOUTS`` (8) playouts per setup; ``pytest -m slow`` plays
-1000 per setup (3000 per game and variant: three player counts each).
+``ARENA_ENGINE_PLAYOUTS_LONG`` (250) per setup (750 per game and variant: three player counts).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from engine.core import Game, IllegalAction, MatchConfig, State
 from engine.registry import games
 
 SHORT = int(os.environ.get("ARENA_ENGINE_PLAYOUTS", "8"))
-LONG = 1000
+LONG = int(os.environ.get("ARENA_ENGINE_PLAYOUTS_LONG", "250"))
 SETUPS = [
     (game, game.configure(players, variant.name))
     for game in games().values()

@@ -4,7 +4,7 @@ that seat is byte-identical: each ``act`` (observation, legal ids, the events si
 ``act``) and the final ``end``. The frames are built with the referee's message types and codec.
 
 Default: ``ARENA_LEAK_PLAYOUTS`` (1) playout per setup, every decision audited for each seat to
-move, three perturbations each; ``pytest -m slow``: 50 playouts per setup.
+move, three perturbations each; ``pytest -m slow``: ``ARENA_LEAK_PLAYOUTS_LONG`` (12) playouts per setup.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from protocols.codec import encode
 from protocols.messages import Act, End
 
 SHORT = int(os.environ.get("ARENA_LEAK_PLAYOUTS", "1"))
-LONG = 50
+LONG = int(os.environ.get("ARENA_LEAK_PLAYOUTS_LONG", "12"))
 PERTURBATIONS = 3
 SETUPS = [
     (game, game.configure(players, variant.name))

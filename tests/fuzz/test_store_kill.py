@@ -3,8 +3,8 @@ a half-stored game (every stored game decodes and replays to its stored result, 
 same game of an uninterrupted run), leaves no bot process behind, and always resumes to the same
 final results as the uninterrupted run.
 
-Default: ``ARENA_KILL_TRIALS`` (2) trials of one kill each; ``pytest -m slow``: 20 more trials of
-up to three kills each (a kill that comes after the run finished is not made).
+Default: ``ARENA_KILL_TRIALS`` (2) trials of one kill each; ``pytest -m slow``:
+``ARENA_KILL_TRIALS_LONG`` (6) more trials of up to three kills each (a kill that comes after the run finished is not made).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from engine.core import replay
 from engine.registry import get_game
 
 SHORT = int(os.environ.get("ARENA_KILL_TRIALS", "2"))
-LONG = 20
+LONG = int(os.environ.get("ARENA_KILL_TRIALS_LONG", "6"))
 GAMES = 12  # four bots, tables of three, one deal, three seat rotations
 ARENA = [sys.executable, "-c", "from arena.cli.app import main; main()"]
 

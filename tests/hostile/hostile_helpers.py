@@ -14,7 +14,7 @@ from arena.record import FaultKind, MatchRecord
 from arena.referee import final_ranks
 from engine.core import Game, replay
 
-MISBEHAVE = Path(__file__).parents[1] / "referee" / "bots" / "misbehave.py"
+MISBEHAVE = Path(__file__).parents[1] / "referee" / "botprograms" / "misbehave.py"
 
 
 def _referee_helpers() -> ModuleType:

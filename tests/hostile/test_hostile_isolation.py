@@ -22,17 +22,12 @@ port = int(sys.argv[1])
 limits = {name: resource.getrlimit(getattr(resource, name))
           for name in ("RLIMIT_AS", "RLIMIT_CPU", "RLIMIT_NOFILE", "RLIMIT_NPROC")}
 try:
-    resource.setrlimit(resource.RLIMIT_NOFILE, (64, 1 << 20))
-    raised = True
-except (ValueError, OSError):
-    raised = False
-try:
     socket.create_connection(("127.0.0.1", port), timeout=2).close()
     network = "reached"
 except OSError as exc:
     network = type(exc).__name__
 print(json.dumps({"cwd": os.getcwd(), "entries": os.listdir("."), "limits": limits,
-                  "raised": raised, "network": network}), flush=True)
+                  "network": network}), flush=True)
 """
 
 
@@ -65,13 +60,6 @@ def test_limits_are_set_hard_and_the_working_directory_is_private(tmp_path: Path
     assert cwd.name.startswith("arena-bot-reporter-") and seen["entries"] == []
     assert not cwd.exists(), "the private directory is removed when the bot is closed"
     assert seen["network"] == "reached", "isolation was not asked for"
-
-
-def test_an_unprivileged_bot_cannot_raise_its_hard_limits(tmp_path: Path) -> None:
-    if os.geteuid() == 0:
-        pytest.skip("root may raise hard limits (documented in docs/isolation.md)")
-    seen = report(ResourceLimits(open_files=77), tmp_path, isolate=False)
-    assert seen["raised"] is False
 
 
 def test_a_manifest_working_directory_is_used_as_given(tmp_path: Path) -> None:

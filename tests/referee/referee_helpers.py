@@ -7,7 +7,7 @@ from pathlib import Path
 
 from arena.manifest import BotSpec
 
-BOTS = Path(__file__).parent / "bots"
+BOTS = Path(__file__).parent / "botprograms"
 
 def misbehaving(mode: str) -> BotSpec:
     """The spec of the misbehaving test bot in ``mode``."""
