@@ -13,11 +13,20 @@ is invisible to it, so the sample then shows the turn begun.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 
-from engine.core import MatchConfig, Wire, WireMap
+from engine.core import MatchConfig, WireMap
+from engine.wire import as_int, as_list, counts_by_name
 
-from .cards import BUSINESSWOMAN, CUSTOMER_COUNTS, CUSTOMERS, GROCERIES, GROCERY_COUNTS, KERUPUK, SAMBAL, SECURITY
+from .cards import (
+    BUSINESSWOMAN,
+    CUSTOMER_COUNTS,
+    CUSTOMERS,
+    GROCERIES,
+    GROCERY_COUNTS,
+    KERUPUK,
+    SAMBAL,
+    SECURITY,
+)
 from .phases import DISH, OFFER, PHASES, SECURITY_STEP
 from .rules import rules_of
 from .state import NO_CARD, WaroongState
@@ -40,28 +49,28 @@ def _sample(config: MatchConfig, seat: int, obs: WireMap, rng: random.Random) ->
     st.chance = rng.getrandbits(63)
     dish_ids = {d.name: i for i, d in enumerate(rules.dishes)}
     st.phase = PHASES.index(str(obs["phase"]))
-    st.rounds = _int(obs["round"])
-    st.priority = _int(obs["priority"])
-    st.turn = 0 if obs["turn"] is None else _int(obs["turn"])
-    st.done = [bool(v) for v in _list(obs["done"])]
-    st.cooked_now = _int(obs["cooked_this_turn"])
-    st.row = [dish_ids[str(_list(entry)[0])] for entry in _list(obs["row"])]
-    st.boxed = [dish_ids[str(name)] for name in _list(obs["boxed"])]
+    st.rounds = as_int(obs["round"])
+    st.priority = as_int(obs["priority"])
+    st.turn = 0 if obs["turn"] is None else as_int(obs["turn"])
+    st.done = [bool(v) for v in as_list(obs["done"])]
+    st.cooked_now = as_int(obs["cooked_this_turn"])
+    st.row = [dish_ids[str(as_list(entry)[0])] for entry in as_list(obs["row"])]
+    st.boxed = [dish_ids[str(name)] for name in as_list(obs["boxed"])]
     st.cooked = [
-        [(dish_ids[str(d)], _int(s), _int(k)) for d, s, k in (_list(c) for c in _list(cooked))]
-        for cooked in _list(obs["cooked"])
+        [(dish_ids[str(d)], as_int(s), as_int(k)) for d, s, k in (as_list(c) for c in as_list(cooked))]
+        for cooked in as_list(obs["cooked"])
     ]
     st.menus = list(rules.menu_deck)
     for seen in st.row + st.boxed + [d for c in st.cooked for d, _, _ in c]:
         st.menus.remove(seen)
     rng.shuffle(st.menus)
-    st.discards = _counts(obs["grocery_discards"], GROCERIES)
-    st.used = _counts(obs["used_customers"], CUSTOMERS)
-    st.hands[seat] = _counts(obs["hand"], GROCERIES)
-    st.picks[seat] = _counts(obs["picks"], GROCERIES)
+    st.discards = counts_by_name(obs["grocery_discards"], GROCERIES)
+    st.used = counts_by_name(obs["used_customers"], CUSTOMERS)
+    st.hands[seat] = counts_by_name(obs["hand"], GROCERIES)
+    st.picks[seat] = counts_by_name(obs["picks"], GROCERIES)
     kept = obs["kept"]
     st.kept[seat] = NO_CARD if kept is None else GROCERIES.index(str(kept))
-    st.customers[seat] = _counts(obs["customers"], CUSTOMERS)
+    st.customers[seat] = counts_by_name(obs["customers"], CUSTOMERS)
     picked = obs["picked"]
     if picked is not None:
         st.pending[seat] = GROCERIES.index(str(picked))
@@ -69,11 +78,11 @@ def _sample(config: MatchConfig, seat: int, obs: WireMap, rng: random.Random) ->
     customer_need = [[0] * len(CUSTOMERS) for _ in range(n)]
     dish = obs["dish"]
     if isinstance(dish, dict):
-        st.dish_pos = _int(dish["position"])
+        st.dish_pos = as_int(dish["position"])
         st.dish_boss = [0] * len(st.dish_boss)
-        for boss in _list(dish["boss"]):
+        for boss in as_list(dish["boss"]):
             st.dish_boss[CUSTOMERS.index(str(boss))] += 1
-        supplements = [str(v) for v in _list(dish["supplements"])]
+        supplements = [str(v) for v in as_list(dish["supplements"])]
         st.dish_sup = [int("sambal" in supplements), int("kerupuk" in supplements)]
         for kind, count in rules.dishes[st.row[st.dish_pos]].needs:
             grocery_need[st.turn][kind] = count - st.dish_boss[kind]
@@ -82,7 +91,7 @@ def _sample(config: MatchConfig, seat: int, obs: WireMap, rng: random.Random) ->
     security = obs["security"]
     if isinstance(security, dict):
         st.react_card = CUSTOMERS.index(str(security["card"]))
-        st.react_by, st.react_target = _int(security["by"]), _int(security["target"])
+        st.react_by, st.react_target = as_int(security["by"]), as_int(security["target"])
         customer_need[st.react_target][SECURITY] = 1
     if st.phase not in (DISH, SECURITY_STEP) and (dish is not None or security is not None):
         raise ValueError("a dish or a Security answer outside its phase")
@@ -120,9 +129,9 @@ def _deal_groceries(
         raise ValueError("the groceries of the observation do not add up")
     pool = [k for k, c in enumerate(pool_counts) for _ in range(c)]
     rng.shuffle(pool)
-    hand_sizes = [_int(v) for v in _list(obs["hand_sizes"])]
-    pick_counts = [_int(v) for v in _list(obs["pick_counts"])]
-    kept_counts = [_int(v) for v in _list(obs["kept_counts"])]
+    hand_sizes = [as_int(v) for v in as_list(obs["hand_sizes"])]
+    pick_counts = [as_int(v) for v in as_list(obs["pick_counts"])]
+    kept_counts = [as_int(v) for v in as_list(obs["kept_counts"])]
     for o in range(n):
         if o == seat:
             continue
@@ -130,7 +139,7 @@ def _deal_groceries(
         free = _take(pool, pick_counts[o] - sum(need[o]), len(GROCERIES))
         st.picks[o] = [a + b for a, b in zip(free, need[o])]
         st.kept[o] = pool.pop() if kept_counts[o] else NO_CARD
-    if len(pool) != _int(obs["grocery_deck"]):
+    if len(pool) != as_int(obs["grocery_deck"]):
         raise ValueError("the groceries of the observation do not add up")
     st.groceries = pool
 
@@ -149,12 +158,12 @@ def _deal_customers(
         raise ValueError("the customer cards of the observation do not add up")
     pool = [k for k, c in enumerate(pool_counts) for _ in range(c)]
     rng.shuffle(pool)
-    counts = [_int(v) for v in _list(obs["customer_counts"])]
+    counts = [as_int(v) for v in as_list(obs["customer_counts"])]
     for o in range(n):
         if o != seat:
             free = _take(pool, counts[o] - sum(need[o]), len(CUSTOMERS))
             st.customers[o] = [a + b for a, b in zip(free, need[o])]
-    if len(pool) != _int(obs["customer_deck"]):
+    if len(pool) != as_int(obs["customer_deck"]):
         raise ValueError("the customer cards of the observation do not add up")
     st.customer_deck = pool
 
@@ -166,26 +175,3 @@ def _take(pool: list[int], size: int, kinds: int) -> list[int]:
     for _ in range(size):
         counts[pool.pop()] += 1
     return counts
-
-
-def _counts(value: Wire, names: Sequence[str]) -> list[int]:
-    by_name = _map(value)
-    return [_int(by_name.get(name, 0)) for name in names]
-
-
-def _int(value: Wire) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"expected a whole number, got {value!r}")
-    return value
-
-
-def _list(value: Wire) -> list[Wire]:
-    if not isinstance(value, list):
-        raise TypeError(f"expected a list, got {type(value).__name__}")
-    return value
-
-
-def _map(value: Wire) -> dict[str, Wire]:
-    if not isinstance(value, dict):
-        raise TypeError(f"expected a map, got {type(value).__name__}")
-    return value

@@ -13,6 +13,7 @@ import random
 from collections.abc import Callable, Sequence
 
 from engine.core import MatchConfig, Wire, WireMap
+from engine.wire import as_int, as_list, as_map, counts_by_name
 from engine.wongar.cards import (
     CARD_MAJORITY_BONUS,
     KIND_NAMES,
@@ -50,38 +51,38 @@ def _sample(config: MatchConfig, seat: int, obs: WireMap, rng: random.Random) ->
         raise ValueError("the observation is of another setup or seat")
     territory = _index_of(names)
     state.log = []
-    state.round = _int(obs["round"])
-    state.start = _int(obs["start_player"])
+    state.round = as_int(obs["round"])
+    state.start = as_int(obs["start_player"])
     turn = obs["turn"]
-    state.current = state.start if turn is None else _int(turn)
+    state.current = state.start if turn is None else as_int(turn)
     state.turns_done = (state.current - state.start) % n if turn is not None else 0
-    state.pieces = [_int(v) for row in _list(obs["pieces"]) for cell in _list(row) for v in _list(cell)]
-    state.supply = [_int(v) for cell in _list(obs["supply"]) for v in _list(cell)]
-    ancestor, elder = _map(obs["ancestor"]), _map(obs["elder"])
-    state.ancestor_at, state.ancestor_owner = territory(ancestor["territory"]), _int(ancestor["owner"])
-    state.elder_at, state.elder_owner = territory(elder["territory"]), _int(elder["owner"])
-    state.boomerang = _int(obs["boomerang"])
-    state.scores = [_int(v) for v in _list(obs["scores"])]
-    state.track = _int(_map(obs["scorpion"])["space"])
+    state.pieces = [as_int(v) for row in as_list(obs["pieces"]) for cell in as_list(row) for v in as_list(cell)]
+    state.supply = [as_int(v) for cell in as_list(obs["supply"]) for v in as_list(cell)]
+    ancestor, elder = as_map(obs["ancestor"]), as_map(obs["elder"])
+    state.ancestor_at, state.ancestor_owner = territory(ancestor["territory"]), as_int(ancestor["owner"])
+    state.elder_at, state.elder_owner = territory(elder["territory"]), as_int(elder["owner"])
+    state.boomerang = as_int(obs["boomerang"])
+    state.scores = [as_int(v) for v in as_list(obs["scores"])]
+    state.track = as_int(as_map(obs["scorpion"])["space"])
     state.end_reason = str(obs["end"] or "")
-    state.face_up = [-1 if c is None else TERRITORY_CARD_NAMES.index(str(c)) for c in _list(obs["face_up"])]
-    state.bottom_known = [_int(v) for v in _list(obs["scorpions_under"])]
+    state.face_up = [-1 if c is None else TERRITORY_CARD_NAMES.index(str(c)) for c in as_list(obs["face_up"])]
+    state.bottom_known = [as_int(v) for v in as_list(obs["scorpions_under"])]
     state.stacks = [
-        _stack(_counts(cards, TERRITORY_CARD_NAMES), _int(size), known, rng)
-        for cards, size, known in zip(_list(obs["stack_cards"]), _list(obs["stack_sizes"]), state.bottom_known)
+        _stack(counts_by_name(cards, TERRITORY_CARD_NAMES), as_int(size), known, rng)
+        for cards, size, known in zip(as_list(obs["stack_cards"]), as_list(obs["stack_sizes"]), state.bottom_known)
     ]
-    state.taken = [v for taken in _list(obs["taken"]) for v in _counts(taken, TERRITORY_CARD_NAMES)]
-    state.discard = _counts(obs["discard"], RITUAL_CARD_NAMES)
-    state.ritual_aside = _int(obs["ritual_set_aside"])
-    state.ritual_out = _counts(obs["out_of_game"], RITUAL_CARD_NAMES)
+    state.taken = [v for taken in as_list(obs["taken"]) for v in counts_by_name(taken, TERRITORY_CARD_NAMES)]
+    state.discard = counts_by_name(obs["discard"], RITUAL_CARD_NAMES)
+    state.ritual_aside = as_int(obs["ritual_set_aside"])
+    state.ritual_out = counts_by_name(obs["out_of_game"], RITUAL_CARD_NAMES)
     if state.initiated:
         state.figure_cards = [
-            int(bool(_map(f)[figure])) for f in _list(obs["figure_cards"]) for figure in ("Ancestor", "Elder")
+            int(bool(as_map(f)[figure])) for f in as_list(obs["figure_cards"]) for figure in ("Ancestor", "Elder")
         ]
-        state.setup_left = [_int(v) for cell in _list(obs["setup_left"]) for v in _list(cell)]
-        state.territory_aside = _int(obs["territory_set_aside"])
+        state.setup_left = [as_int(v) for cell in as_list(obs["setup_left"]) for v in as_list(cell)]
+        state.territory_aside = as_int(obs["territory_set_aside"])
     _deal_hidden_rituals(state, seat, obs, rng)
-    _set_pending(state, _map(obs["pending"]), territory)
+    _set_pending(state, as_map(obs["pending"]), territory)
     if state.pending == Pending.OVER:
         _card_bonus(state)
     if len(state.pieces) != len(names) * n * 3 or len(state.scores) != n or len(state.stacks) != len(names):
@@ -92,9 +93,9 @@ def _sample(config: MatchConfig, seat: int, obs: WireMap, rng: random.Random) ->
 def _deal_hidden_rituals(state: WongarState, seat: int, obs: WireMap, rng: random.Random) -> None:
     """Own hand as seen; the other hands and the pile dealt from the cards not accounted for."""
     n = state.n
-    own = _counts(obs["hand"], RITUAL_CARD_NAMES)
-    sizes = [_int(v) for v in _list(obs["hand_sizes"])]
-    doubles = [bool(v) for v in _list(obs["double_held"])] if state.initiated else [False] * n
+    own = counts_by_name(obs["hand"], RITUAL_CARD_NAMES)
+    sizes = [as_int(v) for v in as_list(obs["hand_sizes"])]
+    doubles = [bool(v) for v in as_list(obs["double_held"])] if state.initiated else [False] * n
     unseen = [
         total - own[r] - state.discard[r] - state.ritual_out[r] - (state.ritual_aside if r == _SCORPION else 0)
         for r, total in enumerate(RITUAL_DECK)
@@ -109,9 +110,9 @@ def _deal_hidden_rituals(state: WongarState, seat: int, obs: WireMap, rng: rando
             sizes[o] -= 1
     scorpions = [_SCORPION] * unseen[_SCORPION]
     unseen[_SCORPION] = 0
-    pile_size = _int(obs["pile_size"])
+    pile_size = as_int(obs["pile_size"])
     if "pile" in obs:
-        pile = [k for k, c in enumerate(_counts(obs["pile"], KIND_NAMES)) for _ in range(c)]
+        pile = [k for k, c in enumerate(counts_by_name(obs["pile"], KIND_NAMES)) for _ in range(c)]
         for k in pile:
             unseen[k] -= 1
         pool = [r for r, c in enumerate(unseen) for _ in range(c)]
@@ -134,28 +135,28 @@ def _deal_hidden_rituals(state: WongarState, seat: int, obs: WireMap, rng: rando
 def _set_pending(state: WongarState, pending: dict[str, Wire], territory: Callable[[Wire], int]) -> None:
     decision = _PENDING_NAMES[str(pending["decision"])]
     state.pending = decision
-    state.actor = _int(pending["seat"])
+    state.actor = as_int(pending["seat"])
     if decision == Pending.PIECE_EXTRA:
         state.kind = KIND_NAMES.index(str(pending["piece"]))
-        state.steps = _int(pending["steps_left"])
+        state.steps = as_int(pending["steps_left"])
         state.card_territory = territory(pending["territory"])
     elif decision == Pending.TRIPLE:
         piece = pending["piece"]
         state.kind = -1 if piece is None else KIND_NAMES.index(str(piece))
-        state.steps = _int(pending["left"])
+        state.steps = as_int(pending["left"])
     elif decision == Pending.CHOOSE:
-        state.choose_left = _int(pending["left"])
+        state.choose_left = as_int(pending["left"])
         state.after_choose = 1 if pending["purpose"] == "privilege" else 0
     elif decision in (Pending.CEREMONY_PLAY, Pending.CEREMONY_EFFECT):
         state.cer_territory = territory(pending["territory"])
         state.cer_trigger = _TRIGGERS[str(pending["trigger"])]
-        state.cer_active = sum(1 << _int(s) for s in _list(pending["active"]))
+        state.cer_active = sum(1 << as_int(s) for s in as_list(pending["active"]))
         if decision == Pending.CEREMONY_EFFECT:
             state.cer_card = RITUAL_CARD_NAMES.index(str(pending["card"]))
             mode, piece = pending["mode"], pending["piece"]
             state.cer_mode = -1 if mode is None else _MODES[str(mode)]
             state.cer_kind = -1 if piece is None else KIND_NAMES.index(str(piece))
-            state.cer_steps = _int(pending["left"])
+            state.cer_steps = as_int(pending["left"])
     elif decision == Pending.NOT_STARTED:
         raise ValueError("a game that has not begun has no observation to sample from")
 
@@ -188,26 +189,3 @@ def _index_of(names: Sequence[str]) -> Callable[[Wire], int]:
     def index(name: Wire) -> int:
         return names.index(str(name))
     return index
-
-
-def _counts(value: Wire, names: Sequence[str]) -> list[int]:
-    by_name = _map(value)
-    return [_int(by_name.get(name, 0)) for name in names]
-
-
-def _int(value: Wire) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"expected a whole number, got {value!r}")
-    return value
-
-
-def _list(value: Wire) -> list[Wire]:
-    if not isinstance(value, list):
-        raise TypeError(f"expected a list, got {type(value).__name__}")
-    return value
-
-
-def _map(value: Wire) -> dict[str, Wire]:
-    if not isinstance(value, dict):
-        raise TypeError(f"expected a map, got {type(value).__name__}")
-    return value
