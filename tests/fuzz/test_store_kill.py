@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 import pytest
+from process_census import processes_marked
 
 from arena.referee import final_ranks
 from arena.store.db import Store
@@ -44,19 +45,7 @@ def league(marker: str) -> str:
 
 def processes_with(marker: str) -> list[int]:
     """Live processes whose environment carries ``marker``."""
-    found = []
-    needle = f"ARENA_KILL_MARKER={marker}".encode()
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            environ = (entry / "environ").read_bytes()
-            state = (entry / "stat").read_text().rsplit(") ", 1)[1][0]
-        except (OSError, IndexError):
-            continue
-        if needle in environ.split(b"\0") and state != "Z":
-            found.append(int(entry.name))
-    return found
+    return processes_marked("ARENA_KILL_MARKER", marker)
 
 
 def stored(db: Path) -> dict[str, Comparable]:

@@ -9,13 +9,15 @@ import sys
 import time
 from pathlib import Path
 
+from hostile_helpers import MISBEHAVE, check_match
+from process_census import processes_marked
+
 from arena.record import FaultKind
 from arena.store.db import Store
 from arena.tournament.config import parse_config
 from arena.tournament.executors import LocalExecutor
 from arena.tournament.runner import run_tournament
 from engine.registry import get_game
-from hostile_helpers import MISBEHAVE, check_match
 
 # The fault that ends each hostile bot's game (three strikes of timeouts for "hang"). On a loaded
 # machine a reply of "crash" or "huge" before the attack may come late: a timeout before the crash.
@@ -24,19 +26,7 @@ EXPECTED = {"crash": FaultKind.CRASH, "hang": FaultKind.TIMEOUT, "huge": FaultKi
 
 def marked_processes(marker: str) -> list[int]:
     """Live processes whose environment carries ``marker``."""
-    found = []
-    needle = f"ARENA_HOSTILE_MARKER={marker}".encode()
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            environ = (entry / "environ").read_bytes()
-            state = (entry / "stat").read_text().rsplit(") ", 1)[1][0]
-        except (OSError, IndexError):
-            continue
-        if needle in environ.split(b"\0") and state != "Z":
-            found.append(int(entry.name))
-    return found
+    return processes_marked("ARENA_HOSTILE_MARKER", marker)
 
 
 def test_a_tournament_with_hostile_bots_completes_and_charges_every_fault(tmp_path: Path) -> None:

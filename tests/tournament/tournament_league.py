@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from process_census import processes_marked
+
 from arena.store.db import Store
 
 
@@ -39,20 +41,8 @@ def league_toml(marker: str, bots: int = 4, table_size: int = 3, concurrency: in
 
 
 def processes_with(marker: str) -> list[int]:
-    """Pids of running processes whose environment carries ``marker``."""
-    found = []
-    needle = f"ARENA_TEST_MARKER={marker}".encode()
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            environ = (entry / "environ").read_bytes()
-            state = (entry / "stat").read_text().split(") ", 1)[1][0]
-        except OSError:
-            continue
-        if needle in environ.split(b"\0") and state != "Z":
-            found.append(int(entry.name))
-    return found
+    """Live processes whose environment carries ``marker``."""
+    return processes_marked("ARENA_TEST_MARKER", marker)
 
 
 def results(path: Path) -> dict[str, tuple[object, ...]]:
