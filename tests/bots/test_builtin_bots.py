@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
+from game_setups import every_setup
 
 from arena.clock import TimeControl
 from arena.handle import BotHandle, close_all
@@ -22,18 +22,8 @@ from protocols.transport import Hub
 FAST = TimeControl.parse("50ms~100ms")
 #: Seat order of the mixed tables: the first ``players`` of these play.
 TABLE = ("ismcts", "greedy", "random", "ismcts", "greedy")
-SETUPS = [
-    (game, game.configure(players, variant.name))
-    for game in games().values()
-    for variant in game.variants
-    for players in range(game.min_players, game.max_players + 1)
-]
+SETUPS = [(setup.game, setup.config) for setup in every_setup()]
 SEEDS = (4100, 4101)
-
-
-def _setup_id(setup: tuple[Game, MatchConfig]) -> str:
-    _, config = setup
-    return f"{config.game}-{config.variant}-{config.players}p"
 
 
 @pytest.fixture(scope="module")
@@ -70,7 +60,7 @@ def _assert_clean(record: MatchRecord) -> None:
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-@pytest.mark.parametrize("setup", SETUPS, ids=[_setup_id(s) for s in SETUPS])
+@pytest.mark.parametrize("setup", SETUPS, ids=[setup.id for setup in every_setup()])
 def test_every_builtin_finishes_matches_inside_a_50ms_clock(
     setup: tuple[Game, MatchConfig], seed: int, seats: dict[str, list[BotHandle]]
 ) -> None:

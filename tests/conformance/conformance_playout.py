@@ -3,31 +3,10 @@
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 
-from engine.core import Decision, Game, MatchConfig, State
+from game_setups import Setup
 
-
-@dataclass(frozen=True)
-class Setup:
-    """One configuration of one registered game."""
-
-    game: Game
-    config: MatchConfig
-
-    @property
-    def id(self) -> str:
-        return f"{self.config.key}-{self.config.variant}-{self.config.players}p"
-
-
-def every_setup(games: dict[str, Game]) -> list[Setup]:
-    """Every variant and player count of every game, with default knobs."""
-    return [
-        Setup(game, game.configure(players, variant.name))
-        for game in games.values()
-        for variant in game.variants
-        for players in range(game.min_players, game.max_players + 1)
-    ]
+from engine.core import Decision, State
 
 
 def random_decision(state: State, rng: random.Random) -> Decision:

@@ -10,12 +10,13 @@ from typing import Any
 
 import msgpack
 import pytest
+from conformance_playout import play_out, random_decision
+from game_setups import Setup, every_setup
 
-from conformance_playout import Setup, every_setup, play_out, random_decision
 from engine.core import ConfigError, IllegalAction, State, replay
 from engine.registry import games
 
-SETUPS = every_setup(games())
+SETUPS = every_setup()
 IDS = [s.id for s in SETUPS]
 SEEDS = (1, 2, 3)
 

@@ -13,19 +13,14 @@ import random
 
 import msgpack
 import pytest
+from game_setups import every_setup
 
 from engine.core import Game, IllegalAction, MatchConfig, State
-from engine.registry import games
 
 SHORT = int(os.environ.get("ARENA_ENGINE_PLAYOUTS", "8"))
 LONG = int(os.environ.get("ARENA_ENGINE_PLAYOUTS_LONG", "250"))
-SETUPS = [
-    (game, game.configure(players, variant.name))
-    for game in games().values()
-    for variant in game.variants
-    for players in range(game.min_players, game.max_players + 1)
-]
-IDS = [f"{c.game}-{c.variant}-{c.players}p" for _, c in SETUPS]
+SETUPS = [(setup.game, setup.config) for setup in every_setup()]
+IDS = [setup.id for setup in every_setup()]
 
 
 def _snapshot(state: State, players: int) -> bytes:

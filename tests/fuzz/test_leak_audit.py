@@ -13,23 +13,18 @@ import os
 import random
 
 import pytest
+from game_setups import every_setup
 
 from arena.clock import SeatClock, TimeControl
 from engine.core import Game, MatchConfig, State
-from engine.registry import games
 from protocols.codec import encode
 from protocols.messages import Act, End
 
 SHORT = int(os.environ.get("ARENA_LEAK_PLAYOUTS", "1"))
 LONG = int(os.environ.get("ARENA_LEAK_PLAYOUTS_LONG", "12"))
 PERTURBATIONS = 3
-SETUPS = [
-    (game, game.configure(players, variant.name))
-    for game in games().values()
-    for variant in game.variants
-    for players in range(game.min_players, game.max_players + 1)
-]
-IDS = [f"{c.game}-{c.variant}-{c.players}p" for _, c in SETUPS]
+SETUPS = [(setup.game, setup.config) for setup in every_setup()]
+IDS = [setup.id for setup in every_setup()]
 CLOCK = SeatClock(TimeControl(1.0, bank=10.0, increment=0.1)).wire()
 
 

@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 import pytest
+from polling import wait_until
 from process_census import processes_marked
 
 from arena.referee import final_ranks
@@ -68,14 +69,6 @@ def stored(db: Path) -> dict[str, Comparable]:
     return games
 
 
-def wait_for(condition: object, timeout: float) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if callable(condition) and condition():
-            return True
-        time.sleep(0.05)
-    return False
-
 
 @pytest.fixture(scope="module")
 def reference(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Comparable], float]:
@@ -109,7 +102,7 @@ def kill_trial(folder: Path, trial: int, kills: int, reference: tuple[dict[str, 
         finally:
             runner.kill()
             runner.wait()
-        assert wait_for(lambda: processes_with(marker) == [], 30), "bots outlived a killed runner"
+        assert wait_until(lambda: processes_with(marker) == [], 30), "bots outlived a killed runner"
         games = stored(db)
         assert all(games[game_id] == expected[game_id] for game_id in games)
         if runner.returncode == 0:

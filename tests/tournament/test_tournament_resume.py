@@ -8,9 +8,9 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import time
 from pathlib import Path
 
+from polling import wait_until
 from tournament_league import league_toml, processes_with, results, run_arena
 
 
@@ -21,14 +21,6 @@ def stored_count(db: Path) -> int:
     except sqlite3.Error:
         return 0
 
-
-def wait_until(condition: object, timeout: float) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if callable(condition) and condition():
-            return True
-        time.sleep(0.05)
-    return False
 
 
 def start_runner(config: Path, db: Path) -> subprocess.Popen[str]:
