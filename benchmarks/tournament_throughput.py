@@ -3,7 +3,8 @@
 Part 1 plays the same schedule through the real runner (worker processes, store) at concurrency 1
 and 2 (alternating, best of a few runs, with the CPU time per game so that a busy machine shows),
 with trusted bots (one process generation) and untrusted ones (duplicate-integrity restarts:
-a new process generation per seat rotation), and prints games per hour and the 2-vs-1 ratio.
+a new process generation per seat rotation), each with match slots pinned to processors (the
+default) and not, and prints games per hour and the 2-vs-1 ratio.
 
 Part 2 plays the schedule in this process at concurrency 1 and splits the wall time into process
 management (starting, handshaking and closing bots), engine (the game calls the referee makes,
@@ -38,7 +39,9 @@ from engine.registry import get_game
 from protocols.transport import Hub
 
 
-def league(bots: int, deals: int, trusted: bool, concurrency: int) -> TournamentConfig:
+def league(
+    bots: int, deals: int, trusted: bool, concurrency: int, pin_cpus: bool = True
+) -> TournamentConfig:
     """A round-robin of ``bots`` seeded random bots at 4-player tables."""
     return TournamentConfig(
         name="throughput",
@@ -55,6 +58,7 @@ def league(bots: int, deals: int, trusted: bool, concurrency: int) -> Tournament
         concurrency=concurrency,
         trusted=trusted,
         bots=tuple(BotEntry(f"r{i}", "random", {"ARENA_SEED": str(i)}) for i in range(bots)),
+        pin_cpus=pin_cpus,
     )
 
 
@@ -71,7 +75,7 @@ def runner_rate(config: TournamentConfig) -> tuple[int, float, float]:
     with tempfile.TemporaryDirectory() as folder, Store(Path(folder) / "bench.db") as store:
         cpu = cpu_seconds()
         started = time.perf_counter()
-        summary = run_tournament(config, store, LocalExecutor(config.concurrency))
+        summary = run_tournament(config, store, LocalExecutor(config.concurrency, pin_cpus=config.pin_cpus))
         elapsed = time.perf_counter() - started
         cpu = cpu_seconds() - cpu
     assert summary.failed == 0 and summary.missing == 0
@@ -150,19 +154,20 @@ def main() -> None:
     print(f"\n== runner throughput (worker processes, SQLite store; best of {args.repeats}, "
           "concurrency 1 and 2 alternating) ==")
     for trusted in (True, False):
-        best: dict[int, tuple[int, float, float]] = {}
-        for _ in range(args.repeats):
-            for concurrency in (1, 2):
-                run = runner_rate(league(args.bots, args.deals, trusted, concurrency))
-                if concurrency not in best or run[1] < best[concurrency][1]:
-                    best[concurrency] = run
-        rates = {}
-        for concurrency, (played, seconds, cpu) in best.items():
-            rates[concurrency] = played / seconds * 3600
-            print(f"{'trusted' if trusted else 'untrusted'} concurrency {concurrency}: "
-                  f"{played} games in {seconds:.2f} s = {rates[concurrency]:,.0f} games/hour "
-                  f"({cpu / played:.3f} CPU s a game)")
-        print(f"  ratio concurrency 2 / 1: {rates[2] / rates[1]:.2f}x")
+        for pin_cpus in (True, False):
+            best: dict[int, tuple[int, float, float]] = {}
+            for _ in range(args.repeats):
+                for concurrency in (1, 2):
+                    run = runner_rate(league(args.bots, args.deals, trusted, concurrency, pin_cpus))
+                    if concurrency not in best or run[1] < best[concurrency][1]:
+                        best[concurrency] = run
+            rates = {}
+            label = f"{'trusted' if trusted else 'untrusted'}, {'pinned' if pin_cpus else 'not pinned'}"
+            for concurrency, (played, seconds, cpu) in best.items():
+                rates[concurrency] = played / seconds * 3600
+                print(f"{label}, concurrency {concurrency}: {played} games in {seconds:.2f} s = "
+                      f"{rates[concurrency]:,.0f} games/hour ({cpu / played:.3f} CPU s a game)")
+            print(f"  ratio concurrency 2 / 1: {rates[2] / rates[1]:.2f}x")
     print(f"load average after: {os.getloadavg()[0]:.2f}")
     print("\n== where the time goes (one process, concurrency 1) ==")
     for trusted in (True, False):

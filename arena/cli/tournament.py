@@ -13,6 +13,7 @@ from arena.cli.results import DEFAULT_DB, DbOpt, TournamentOpt, open_store
 from arena.store.db import Store
 from arena.tournament.cluster import DaskExecutor
 from arena.tournament.config import TournamentConfig, config_from_plain, load_config
+from arena.tournament.cpus import slot_cpus
 from arena.tournament.display import Display, Tally
 from arena.tournament.executors import Executor, LocalExecutor
 from arena.tournament.plan import effective_concurrency, make_plan
@@ -49,6 +50,14 @@ Strikes = Annotated[int | None, typer.Option("--strikes", help="Faults before a 
 Trusted = Annotated[
     bool | None,
     typer.Option("--trusted/--untrusted", help="Trusted bots keep one process for every deal."),
+]
+PinCpus = Annotated[
+    bool | None,
+    typer.Option(
+        "--pin-cpus/--no-pin-cpus",
+        help="Run each local match slot (referee and bots) on a processor of its own, when there "
+        "are enough.",
+    ),
 ]
 
 
@@ -111,6 +120,7 @@ def plan_command(
     time_control: TimeControlOpt = None,
     strikes: Strikes = None,
     trusted: Trusted = None,
+    pin_cpus: PinCpus = None,
     show_games: Annotated[bool, typer.Option("--games", help="List every game.")] = False,
 ) -> None:
     """Print the schedule: tables, games, process generations and the longest it can take.
@@ -132,6 +142,7 @@ def plan_command(
             time_control=time_control,
             strikes=strikes,
             trusted=trusted,
+            pin_cpus=pin_cpus,
         ),
     )
     schedule = build_schedule(config)
@@ -149,6 +160,9 @@ def plan_command(
         f"{plan.max_thinking_per_game:.1f} s thinking a game; "
         f"at most {_duration(plan.max_duration)} at concurrency {plan.concurrency}"
     )
+    pinned = slot_cpus(plan.concurrency, config.pin_cpus)
+    if pinned[0] is not None:
+        console.print(f"each match slot runs on a processor of its own: {', '.join(map(str, pinned))}")
     if show_games:
         table = Table("id", "gen", "table", "deal", "seed", "seats")
         for planned in schedule:
@@ -186,6 +200,7 @@ def run_command(
     time_control: TimeControlOpt = None,
     strikes: Strikes = None,
     trusted: Trusted = None,
+    pin_cpus: PinCpus = None,
 ) -> None:
     """Play the tournament into the results database, then print its leaderboard; games already
     stored are not replayed. Without CONFIG, the built-in ladder: random, greedy and ismcts at one
@@ -213,6 +228,7 @@ def run_command(
             time_control=time_control,
             strikes=strikes,
             trusted=trusted,
+            pin_cpus=pin_cpus,
         ),
     )
     with open_store(db, must_exist=False) as store:
@@ -225,6 +241,7 @@ def resume_command(
     tournament: TournamentOpt = None,
     cluster: ClusterOpt = None,
     concurrency: Concurrency = None,
+    pin_cpus: PinCpus = None,
 ) -> None:
     """Play exactly the stored tournament's games that are not stored yet (after Ctrl-C or a crash).
 
@@ -234,8 +251,7 @@ def resume_command(
         with user_errors():
             row = store.tournament(tournament)
             plain = dict(row.config)
-            if concurrency is not None:
-                plain["concurrency"] = concurrency
+            plain.update(overrides(concurrency=concurrency, pin_cpus=pin_cpus))
             config = config_from_plain(plain, source=f"{db}: tournament {row.name!r}")
         _play(config, store, cluster)
 
@@ -276,7 +292,7 @@ def _play(config: TournamentConfig, store: Store, cluster: str | None) -> None:
             executor: Executor = (
                 DaskExecutor(cluster, config.concurrency)
                 if cluster
-                else LocalExecutor(effective_concurrency(config))
+                else LocalExecutor(effective_concurrency(config), pin_cpus=config.pin_cpus)
             )
             with display:
                 summary = run_tournament(config, store, executor, display)

@@ -58,7 +58,8 @@ class BotEntry:
 
 @dataclass(frozen=True, slots=True)
 class TournamentConfig:
-    """A validated tournament. ``concurrency`` 0 means: choose from the core count and table size."""
+    """A validated tournament. ``concurrency`` 0 means: choose from the core count and table size.
+    ``pin_cpus``: run each local match slot on a processor of its own (when there are enough)."""
 
     name: str
     game: str
@@ -74,6 +75,7 @@ class TournamentConfig:
     concurrency: int
     trusted: bool
     bots: tuple[BotEntry, ...]
+    pin_cpus: bool = True
 
     def bot(self, name: str) -> BotEntry:
         """The entry named ``name``; ``KeyError`` if there is none."""
@@ -96,6 +98,7 @@ class TournamentConfig:
             "strikes": self.strikes,
             "seed": self.seed,
             "concurrency": self.concurrency,
+            "pin_cpus": self.pin_cpus,
             "trusted": self.trusted,
             "bots": [b.to_plain() for b in self.bots],
         }
@@ -104,9 +107,10 @@ class TournamentConfig:
         return plain
 
     def fingerprint(self) -> str:
-        """A hash of everything that decides the schedule and the games (not concurrency)."""
+        """A hash of everything that decides the schedule and the games (not how many run at once
+        or where)."""
         plain = self.to_plain()
-        del plain["concurrency"]
+        del plain["concurrency"], plain["pin_cpus"]
         text = json.dumps(plain, sort_keys=True, separators=(",", ":"))
         return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
 
@@ -132,6 +136,7 @@ _TOP_KEYS = {
     "strikes": "a whole number",
     "seed": "a whole number",
     "concurrency": "a whole number",
+    "pin_cpus": "true or false",
     "trusted": "true or false",
     "bots": "an array of tables",
 }
@@ -258,6 +263,7 @@ def parse_config(raw: Mapping[str, Any], source: str, base: Path) -> TournamentC
         concurrency=top.integer("concurrency", 0, minimum=0),
         trusted=top.boolean("trusted", False),
         bots=bots,
+        pin_cpus=top.boolean("pin_cpus", True),
     )
 
 

@@ -11,6 +11,7 @@ from collections import Counter
 from typing import Protocol
 
 from arena.tournament import TournamentError
+from arena.tournament.cpus import slot_cpus
 from arena.tournament.jobs import MatchJob
 from arena.tournament.worker import Outcome, worker_main
 
@@ -42,16 +43,20 @@ class Executor(Protocol):
 class LocalExecutor:
     """``workers`` worker processes, each with its own hub and long-lived bot processes.
 
-    Workers are started with the ``spawn`` method, so a script that makes one must guard its entry
-    point with ``if __name__ == "__main__":``. Generation affinity keeps restarts few: a free worker takes the next queued job of the
+    With ``pin_cpus``, each worker (with its referee and bots) runs on a processor of its own when
+    there are enough (see :mod:`arena.tournament.cpus`). Workers are started with the ``spawn``
+    method, so a script that makes one must guard its entry point with
+    ``if __name__ == "__main__":``. Generation affinity keeps restarts few: a free worker takes the next queued job of the
     generation it is playing; when that generation runs out it moves to the generation with the
     most queued jobs, preferring one no other worker is on, and its pool closes the processes of
     the generation it left. Within a generation, jobs keep their submission order.
     """
 
-    def __init__(self, workers: int) -> None:
+    def __init__(self, workers: int, *, pin_cpus: bool) -> None:
         context = multiprocessing.get_context("spawn")
         self.capacity = workers
+        #: The processor each worker is pinned to (``None``: not pinned).
+        self.cpus = slot_cpus(workers, pin_cpus)
         self._queued: list[MatchJob] = []
         self._results: multiprocessing.Queue[tuple[int, Outcome]] = context.Queue()
         self._inboxes: list[multiprocessing.Queue[MatchJob | None]] = []
@@ -60,7 +65,7 @@ class LocalExecutor:
             inbox: multiprocessing.Queue[MatchJob | None] = context.Queue()
             proc = context.Process(
                 target=worker_main,
-                args=(index, inbox, self._results, os.getpid()),
+                args=(index, inbox, self._results, os.getpid(), self.cpus[index]),
                 name=f"arena-worker-{index}",
                 daemon=True,
             )

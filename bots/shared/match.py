@@ -63,13 +63,23 @@ def deadline(clock: Clock, started: float, deciders: int = 1) -> float:
 
     The thinking time shrinks in proportion when there are fewer processors than runnable work:
     when ``deciders`` seats decide at once (a simultaneous step), and when the machine's recent
-    load (the one-minute load average) exceeds the processor count. A process that keeps a busy
-    processor for long is the one the scheduler makes wait, so on a loaded machine a bot thinks
-    less rather than risk a reply held up past its clock.
+    load (the one-minute load average, spread over its processors) exceeds the processors this
+    bot may run on (one, when the arena pins its match to a processor). A process that keeps a
+    busy processor for long is the one the scheduler makes wait, so on a loaded machine a bot
+    thinks less rather than risk a reply held up past its clock.
     """
-    demand = max(1.0, float(deciders), _load())
-    share = min(1.0, (os.cpu_count() or 1) / demand)
+    mine, machine = _processors()
+    demand = max(1.0, float(deciders), _load() * mine / machine)
+    share = min(1.0, mine / demand)
     return started + think_seconds(clock) * share
+
+
+def _processors() -> tuple[int, int]:
+    """The processors this process may run on, and the machine's."""
+    machine = os.cpu_count() or 1
+    if hasattr(os, "sched_getaffinity"):
+        return min(machine, len(os.sched_getaffinity(0))) or 1, machine
+    return machine, machine
 
 
 def _load() -> float:

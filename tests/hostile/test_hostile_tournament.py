@@ -40,7 +40,7 @@ def test_a_tournament_with_hostile_bots_completes_and_charges_every_fault(tmp_pa
         source="test", base=tmp_path,
     )
     with Store(tmp_path / "hostile.db") as store:
-        summary = run_tournament(config, store, LocalExecutor(2))
+        summary = run_tournament(config, store, LocalExecutor(2, pin_cpus=True))
         games = store.games("hostile")
     assert (summary.total, summary.played, summary.failed) == (12, 12, 0)
     game = get_game("wongar")

@@ -8,6 +8,7 @@ from typer.testing import CliRunner
 
 from arena.cli.app import app
 from arena.store.db import Store
+from arena.tournament.cpus import slot_cpus
 from tournament_league import league_toml
 
 runner = CliRunner()
@@ -32,6 +33,12 @@ def test_plan_prints_tables_games_and_generations(tmp_path: Path) -> None:
     assert "3 generations" in result.stdout
     trusted = runner.invoke(app, ["tournament", "plan", str(path), "--trusted"])
     assert "one process each (trusted)" in trusted.stdout
+    slots = slot_cpus(2, True)
+    pinned = runner.invoke(app, ["tournament", "plan", str(path), "-j", "2", "--pin-cpus"])
+    says_pinned = "each match slot runs on a processor of its own" in pinned.stdout
+    assert says_pinned == (None not in slots)
+    unpinned = runner.invoke(app, ["tournament", "plan", str(path), "-j", "2", "--no-pin-cpus"])
+    assert unpinned.exit_code == 0 and "processor of its own" not in unpinned.stdout
     gauntlet = runner.invoke(app, ["tournament", "plan", str(path), "--format", "gauntlet",
                                    "--candidate", "r0", "--knob", "ceremony_points=off"])
     assert gauntlet.exit_code == 2

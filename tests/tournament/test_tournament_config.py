@@ -56,6 +56,7 @@ def test_good_config_loads_with_defaults_and_resolved_manifest(tmp_path: Path) -
     assert config.bot("b").spec().env == {"ARENA_SEED": "2"}
     assert config.time_control.bank == 10 and config.time_control.move == 2
     assert config.strikes == 3 and config.concurrency == 0 and not config.trusted
+    assert config.pin_cpus
 
 
 def test_plain_form_round_trips(tmp_path: Path) -> None:
@@ -63,6 +64,14 @@ def test_plain_form_round_trips(tmp_path: Path) -> None:
     again = config_from_plain(config.to_plain())
     assert again == config
     assert again.fingerprint() == config.fingerprint()
+
+
+def test_how_matches_are_run_is_not_part_of_the_fingerprint(tmp_path: Path) -> None:
+    config = load_config(write(tmp_path, GOOD))
+    elsewhere = load_config(write(tmp_path, GOOD), {"concurrency": 3, "pin_cpus": False})
+    assert (elsewhere.concurrency, elsewhere.pin_cpus) == (3, False)
+    assert elsewhere.fingerprint() == config.fingerprint()
+    assert load_config(write(tmp_path, GOOD), {"seed": 8}).fingerprint() != config.fingerprint()
 
 
 def test_overrides_win_and_are_validated(tmp_path: Path) -> None:
@@ -83,6 +92,7 @@ def test_overrides_win_and_are_validated(tmp_path: Path) -> None:
         (('bot = "mine.toml"', 'bot = "absent.toml"'), r"bots\[2\].bot: .*does not exist"),
         (('ARENA_SEED = "2"', "ARENA_SEED = 2"), r"bots\[1\].env.ARENA_SEED: expected a string"),
         (("seed = 7", "seed = 7\ntrusted = 1"), r"trusted: expected true or false, got int"),
+        (("seed = 7", "seed = 7\npin_cpus = 'yes'"), r"pin_cpus: expected true or false, got str"),
         (('"2s+500ms/10s"', '"ten minutes"'), r"time_control: .*does not parse"),
         (('name = "b"', 'name = "a"'), r"bot name 'a' appears more than once"),
         (("seed = 7", "seed = 7\nformat = 'swiss'"), r"format: must be one of round-robin, gauntlet"),
