@@ -8,8 +8,11 @@ could fork or allocate before they land.
 
 Run as a script (``python -I -S launch.py SETTINGS COMMAND...``, see :mod:`arena.process`), it
 imports almost nothing so that it starts in a few milliseconds. ``SETTINGS`` is the text of
-:func:`encode_settings`, e.g. ``as=4294967296,cpu=3600,nofile=256,net=1``. Both the soft and the
-hard limit are lowered, so an unprivileged bot cannot raise them again. A failure to execute the
+:func:`encode_settings`, e.g. ``as=4294967296,cpu=3600,nofile=256,net=1,parent=4242``. Both the
+soft and the hard limit are lowered, so an unprivileged bot cannot raise them again. With a
+``parent``, the bot is killed when the thread that started it ends (Linux ``PR_SET_PDEATHSIG``), so
+a referee killed outright cannot leave its bots running; the launcher exits at once if that parent
+is already gone. A failure to execute the
 bot is reported on stderr with exit status 127; ``--probe`` exits 0 if a network namespace can be
 made here, else 1 saying why.
 """
@@ -18,12 +21,15 @@ from __future__ import annotations
 
 import os
 import resource
+import signal
 import sys
 
 #: ``unshare(2)`` flag for a new network namespace (from <sched.h>).
 CLONE_NEWNET = 0x40000000
 #: Exit status when the bot's program cannot be executed (as a shell reports it).
 EXEC_FAILED = 127
+#: ``prctl(2)`` option: the signal this process gets when its parent thread ends.
+PR_SET_PDEATHSIG = 1
 #: Seconds between SIGXCPU at the CPU limit and SIGKILL, for a bot that catches SIGXCPU.
 CPU_KILL_AFTER = 2
 #: The path to run this file as a script.
@@ -38,28 +44,35 @@ LIMITS = {
 }
 
 
-def encode_settings(limits: dict[str, int], no_network: bool) -> str:
-    """The launcher's first argument: ``limits`` by the names of :data:`LIMITS`, and the network."""
+def encode_settings(limits: dict[str, int], no_network: bool, parent: int | None = None) -> str:
+    """The launcher's first argument: ``limits`` by the names of :data:`LIMITS`, the network, and
+    the pid of the process whose end kills the bot."""
     unknown = sorted(set(limits) - set(LIMITS))
     if unknown:
         raise ValueError(f"unknown limit {unknown[0]!r}")
     parts = [f"{name}={value}" for name, value in sorted(limits.items())]
-    return ",".join([*parts, f"net={0 if no_network else 1}"])
+    parts.append(f"net={0 if no_network else 1}")
+    if parent is not None:
+        parts.append(f"parent={parent}")
+    return ",".join(parts)
 
 
-def parse_settings(text: str) -> tuple[dict[str, int], bool]:
-    """The limits and whether to cut the network, from :func:`encode_settings`'s text."""
+def parse_settings(text: str) -> tuple[dict[str, int], bool, int | None]:
+    """The limits, whether to cut the network, and the parent, from :func:`encode_settings`'s text."""
     limits: dict[str, int] = {}
     no_network = False
+    parent: int | None = None
     for part in text.split(","):
         name, _, value = part.partition("=")
         if name == "net":
             no_network = value == "0"
+        elif name == "parent":
+            parent = int(value)
         elif name in LIMITS:
             limits[name] = int(value)
         else:
             raise ValueError(f"unknown setting {part!r}")
-    return limits, no_network
+    return limits, no_network, parent
 
 
 def unshare_network() -> str | None:
@@ -81,8 +94,24 @@ def _apply_limit(which: int, value: int, hard_extra: int) -> None:
     resource.setrlimit(which, (soft, ceiling))
 
 
-def apply(limits: dict[str, int], no_network: bool) -> None:
-    """Set ``limits`` on this process, and leave the network if asked (noting on stderr if not possible)."""
+def die_with(parent: int) -> bool:
+    """Ask to be killed when the thread that started this process ends; ``False`` if ``parent``
+    has already gone (the launcher then exits). Where ``prctl`` is missing, only the check is made."""
+    import ctypes  # only when asked: it costs more to import than the rest of this script
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):
+        pass
+    return os.getppid() == parent
+
+
+def apply(limits: dict[str, int], no_network: bool, parent: int | None) -> None:
+    """Set ``limits`` on this process, leave the network if asked (noting on stderr if not
+    possible), and die with ``parent``; raises ``ProcessLookupError`` if ``parent`` is gone."""
+    if parent is not None and not die_with(parent):
+        raise ProcessLookupError(f"the referee (pid {parent}) is gone")
     for name, value in limits.items():
         _apply_limit(LIMITS[name], value, CPU_KILL_AFTER if name == "cpu" else 0)
     if no_network:

@@ -38,7 +38,8 @@ class BotStartError(ArenaError):
 
 
 def launcher_command(command: Sequence[str], limits: ResourceLimits, no_network: bool) -> list[str]:
-    """The command line that runs ``command`` through :mod:`arena.launch` under ``limits``."""
+    """The command line that runs ``command`` through :mod:`arena.launch` under ``limits``, to be
+    started by this process (the bot dies with the thread that starts it)."""
     settings: dict[str, int] = {}
     if limits.memory_mb is not None:
         settings["as"] = limits.memory_mb << 20
@@ -48,7 +49,7 @@ def launcher_command(command: Sequence[str], limits: ResourceLimits, no_network:
         settings["nofile"] = limits.open_files
     if limits.processes is not None:
         settings["nproc"] = limits.processes
-    return [sys.executable, "-I", "-S", SCRIPT, encode_settings(settings, no_network), *command]
+    return [sys.executable, "-I", "-S", SCRIPT, encode_settings(settings, no_network, os.getpid()), *command]
 
 
 @cache

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from polling import wait_until
 
 from arena.launch import SCRIPT, encode_settings, parse_settings
 from arena.manifest import BotSpec, ManifestError, ResourceLimits, load_manifest
@@ -94,12 +95,53 @@ def test_a_manifest_naming_a_file_that_is_not_executable_says_so(tmp_path: Path)
 
 
 def test_the_launcher_reports_what_it_cannot_do(tmp_path: Path) -> None:
-    assert parse_settings(encode_settings({"as": 1 << 30, "cpu": 5}, True)) == ({"as": 1 << 30, "cpu": 5}, True)
+    assert parse_settings(encode_settings({"as": 1 << 30, "cpu": 5}, True)) == ({"as": 1 << 30, "cpu": 5}, True, None)
+    assert parse_settings(encode_settings({}, False, 42)) == ({}, False, 42)
     with pytest.raises(ValueError, match="unknown limit 'stack'"):
         encode_settings({"stack": 1}, False)
     missing = subprocess.run(launcher_command([str(tmp_path / "gone")], ResourceLimits(), False),
                              capture_output=True, text=True, check=False)
     assert missing.returncode == 127 and "cannot execute" in missing.stderr
+    orphan = subprocess.run([sys.executable, "-I", "-S", SCRIPT, encode_settings({}, False, 1), "true"],
+                            capture_output=True, text=True, check=False)
+    assert orphan.returncode == 127 and "the referee (pid 1) is gone" in orphan.stderr
     bad = subprocess.run([sys.executable, "-I", "-S", SCRIPT, "speed=9", "true"],
                          capture_output=True, text=True, check=False)
     assert bad.returncode == 127 and "unknown setting 'speed=9'" in bad.stderr
+
+
+# Starts a bot (``sleep``) through the launcher, prints its pid, and waits to be killed.
+STARTER = r"""
+import subprocess, sys, time
+from arena.manifest import ResourceLimits
+from arena.process import launcher_command
+bot = subprocess.Popen(launcher_command(["sleep", "120"], ResourceLimits(), False))
+print(bot.pid, flush=True)
+time.sleep(120)
+"""
+
+
+def _running(pid: int) -> bool:
+    """Whether ``pid`` is a live process (a zombie awaiting its reaper is not)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def test_a_bot_dies_with_the_referee_process_that_started_it(tmp_path: Path) -> None:
+    starter = subprocess.Popen([sys.executable, "-c", STARTER], stdout=subprocess.PIPE, text=True,
+                               cwd=Path(__file__).parents[2])
+    assert starter.stdout is not None
+    bot = int(starter.stdout.readline())
+    try:
+        # Wait for the launcher to have set everything up and become the bot.
+        assert wait_until(lambda: Path(f"/proc/{bot}/cmdline").read_text().split("\0")[0] == "sleep", 10)
+        starter.kill()  # SIGKILL: the starter cannot close its bot
+        starter.wait()
+        assert wait_until(lambda: not _running(bot), 10), "the bot outlived the process that started it"
+    finally:
+        starter.kill()
+        if _running(bot):
+            os.kill(bot, 9)
