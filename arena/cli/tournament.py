@@ -231,8 +231,13 @@ def run_command(
             pin_cpus=pin_cpus,
         ),
     )
-    with open_store(db, must_exist=False) as store:
-        _play(config, store, cluster)
+    # The executor first: a cluster that cannot be reached must not leave an empty database behind.
+    executor = _executor(config, cluster)
+    try:
+        with open_store(db, must_exist=False) as store:
+            _play(config, store, executor)
+    finally:
+        executor.close(abandon=True)  # nothing to do once the run has closed it
 
 
 @tournament_app.command("resume")
@@ -253,7 +258,11 @@ def resume_command(
             plain = dict(row.config)
             plain.update(overrides(concurrency=concurrency, pin_cpus=pin_cpus))
             config = config_from_plain(plain, source=f"{db}: tournament {row.name!r}")
-        _play(config, store, cluster)
+        executor = _executor(config, cluster)
+        try:
+            _play(config, store, executor)
+        finally:
+            executor.close(abandon=True)  # nothing to do once the run has closed it
 
 
 @tournament_app.command("status")
@@ -283,17 +292,22 @@ def status_command(db: DbOpt = DEFAULT_DB, tournament: TournamentOpt = None) -> 
     console.print(table)
 
 
-def _play(config: TournamentConfig, store: Store, cluster: str | None) -> None:
-    """Run with the live display; exit 130 on Ctrl-C, 1 if some games could not be played."""
+def _executor(config: TournamentConfig, cluster: str | None) -> Executor:
+    """Where the matches run: the Dask cluster at ``cluster`` (exit 2 if it cannot be reached),
+    else local worker processes."""
+    if cluster:
+        with user_errors():
+            return DaskExecutor(cluster, config.concurrency)
+    return LocalExecutor(effective_concurrency(config), pin_cpus=config.pin_cpus)
+
+
+def _play(config: TournamentConfig, store: Store, executor: Executor) -> None:
+    """Run on ``executor`` with the live display (the run closes it); exit 130 on Ctrl-C, 1 if
+    some games could not be played."""
     total = len(build_schedule(config))
     display = Display(Tally(total=total), console, config.name)
     try:
         with user_errors():
-            executor: Executor = (
-                DaskExecutor(cluster, config.concurrency)
-                if cluster
-                else LocalExecutor(effective_concurrency(config), pin_cpus=config.pin_cpus)
-            )
             with display:
                 summary = run_tournament(config, store, executor, display)
     except KeyboardInterrupt:
