@@ -13,7 +13,7 @@ from arena.cli.results import DEFAULT_DB, DbOpt, TournamentOpt, open_store
 from arena.store.db import Store
 from arena.tournament.cluster import DaskExecutor
 from arena.tournament.config import TournamentConfig, config_from_plain, load_config
-from arena.tournament.cpus import slot_cpus
+from arena.tournament.cpus import slot_pinnings
 from arena.tournament.display import Display, Tally
 from arena.tournament.executors import Executor, LocalExecutor
 from arena.tournament.plan import effective_concurrency, make_plan
@@ -160,8 +160,8 @@ def plan_command(
         f"{plan.max_thinking_per_game:.1f} s thinking a game; "
         f"at most {_duration(plan.max_duration)} at concurrency {plan.concurrency}"
     )
-    pinned = slot_cpus(plan.concurrency, config.pin_cpus)
-    if pinned[0] is not None:
+    pinned = [p.cpu for p in slot_pinnings(plan.concurrency, config.pin_cpus) if p is not None]
+    if pinned:
         console.print(f"each match slot runs on a processor of its own: {', '.join(map(str, pinned))}")
     if show_games:
         table = Table("id", "gen", "table", "deal", "seed", "seats")

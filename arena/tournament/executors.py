@@ -11,7 +11,7 @@ from collections import Counter
 from typing import Protocol
 
 from arena.tournament import TournamentError
-from arena.tournament.cpus import slot_cpus
+from arena.tournament.cpus import Pinning, slot_pinnings
 from arena.tournament.jobs import MatchJob
 from arena.tournament.worker import Outcome, worker_main
 
@@ -55,8 +55,8 @@ class LocalExecutor:
     def __init__(self, workers: int, *, pin_cpus: bool) -> None:
         context = multiprocessing.get_context("spawn")
         self.capacity = workers
-        #: The processor each worker is pinned to (``None``: not pinned).
-        self.cpus = slot_cpus(workers, pin_cpus)
+        #: How each worker is pinned (``None``: not pinned).
+        self.pinnings: list[Pinning | None] = slot_pinnings(workers, pin_cpus)
         self._queued: list[MatchJob] = []
         self._results: multiprocessing.Queue[tuple[int, Outcome]] = context.Queue()
         self._inboxes: list[multiprocessing.Queue[MatchJob | None]] = []
@@ -65,7 +65,7 @@ class LocalExecutor:
             inbox: multiprocessing.Queue[MatchJob | None] = context.Queue()
             proc = context.Process(
                 target=worker_main,
-                args=(index, inbox, self._results, os.getpid(), self.cpus[index]),
+                args=(index, inbox, self._results, os.getpid(), self.pinnings[index]),
                 name=f"arena-worker-{index}",
                 daemon=True,
             )

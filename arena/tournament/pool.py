@@ -4,7 +4,8 @@ A process is launched for one ``(bot, generation)`` and only ever seated in game
 generation; the schedule puts each deal at most once in a generation, so no process meets a deal
 twice. A worker plays one generation at a time, so when a job of another generation arrives the
 idle processes of every other generation are closed. A process that died or faulted out is closed
-and replaced by a fresh one the next time its bot is needed.
+and replaced by a fresh one the next time its bot is needed. With a :class:`Pinning`, new processes
+start on the worker's processors and join its own once connected.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from types import TracebackType
 
 from arena.handle import BotHandle, close_all
 from arena.manifest import BotSpec
+from arena.tournament.cpus import Pinning
 from arena.tournament.shutdown import deferred
 from protocols.transport import Hub
 
@@ -23,9 +25,10 @@ from protocols.transport import Hub
 class BotPool:
     """Idle bot handles by ``(bot name, generation)`` on one hub. A context manager; closes all."""
 
-    def __init__(self, hub: Hub, log_dir: Path) -> None:
+    def __init__(self, hub: Hub, log_dir: Path, pinning: Pinning | None = None) -> None:
         self.hub = hub
         self.log_dir = log_dir
+        self.pinning = pinning
         self.launched = 0
         self._idle: dict[tuple[str, int], list[BotHandle]] = defaultdict(list)
         self._labels: dict[int, str] = {}
@@ -56,7 +59,7 @@ class BotPool:
         missing = [i for i, h in enumerate(handles) if h is None]
         # A stop waits until the new processes are registered, so close() can still reach them.
         with deferred():
-            fresh = BotHandle.launch_all([specs[i] for i in missing], self.hub, self.log_dir)
+            fresh = self._launch([specs[i] for i in missing])
             for i, handle in zip(missing, fresh):
                 self.launched += 1
                 self._open[id(handle)] = handle
@@ -64,6 +67,16 @@ class BotPool:
                     self._labels[id(handle)] = f"{os.getpid()}.{self.launched}"
                 handles[i] = handle
         return [h for h in handles if h is not None]
+
+    def _launch(self, specs: list[BotSpec]) -> list[BotHandle]:
+        if self.pinning is None or not specs:
+            return BotHandle.launch_all(specs, self.hub, self.log_dir)
+        with self.pinning.starting():
+            handles = BotHandle.launch_all(specs, self.hub, self.log_dir)
+        for handle in handles:
+            if handle.process is not None and handle.process.pid is not None:
+                self.pinning.join(handle.process.pid)
+        return handles
 
     def _reuse(self, name: str, generation: int) -> BotHandle | None:
         idle = self._idle[(name, generation)]

@@ -17,7 +17,7 @@ from arena import __version__
 from arena.clock import TimeControl
 from arena.errors import ArenaError
 from arena.referee import FaultPolicy, play_match
-from arena.tournament.cpus import pin_to
+from arena.tournament.cpus import Pinning
 from arena.tournament.jobs import JobDone, JobFailed, MatchJob
 from arena.tournament.pool import BotPool
 from arena.tournament.shutdown import on_sigint, on_sigterm
@@ -73,11 +73,11 @@ def worker_main(
     jobs: Queue[MatchJob | None],
     results: Queue[tuple[int, Outcome]],
     parent: int,
-    cpu: int | None,
+    pinning: Pinning | None,
 ) -> None:
     """Local worker ``index``: play jobs from ``jobs`` until ``None``, reusing bot processes;
-    each outcome goes to ``results`` tagged with ``index``. With a ``cpu``, the worker and every
-    bot it starts run on that processor alone.
+    each outcome goes to ``results`` tagged with ``index``. With a ``pinning``, the worker and every
+    bot it starts (once connected) run on its processor alone.
 
     Leaves (closing every bot) on SIGTERM, or when the runner process ``parent`` is gone. Ctrl-C is
     the runner's to handle, so SIGINT is ignored here.
@@ -85,12 +85,12 @@ def worker_main(
     signal.signal(signal.SIGINT, on_sigint)
     signal.signal(signal.SIGTERM, on_sigterm)
     _die_with_parent()
-    if cpu is not None:
-        pin_to(cpu)
+    if pinning is not None:
+        pinning.apply()
     with (
         Hub(server=f"arena {__version__}") as hub,
         tempfile.TemporaryDirectory(prefix="arena-logs-") as logs,
-        BotPool(hub, Path(logs)) as pool,
+        BotPool(hub, Path(logs), pinning) as pool,
     ):
         while True:
             try:

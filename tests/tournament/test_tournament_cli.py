@@ -8,7 +8,7 @@ from typer.testing import CliRunner
 
 from arena.cli.app import app
 from arena.store.db import Store
-from arena.tournament.cpus import slot_cpus
+from arena.tournament.cpus import slot_pinnings
 from tournament_league import league_toml
 
 runner = CliRunner()
@@ -33,7 +33,7 @@ def test_plan_prints_tables_games_and_generations(tmp_path: Path) -> None:
     assert "3 generations" in result.stdout
     trusted = runner.invoke(app, ["tournament", "plan", str(path), "--trusted"])
     assert "one process each (trusted)" in trusted.stdout
-    slots = slot_cpus(2, True)
+    slots = slot_pinnings(2, True)
     pinned = runner.invoke(app, ["tournament", "plan", str(path), "-j", "2", "--pin-cpus"])
     says_pinned = "each match slot runs on a processor of its own" in pinned.stdout
     assert says_pinned == (None not in slots)
