@@ -16,8 +16,8 @@ from pathlib import Path
 from arena.manifest import BotSpec
 from arena.process import BotProcess, BotStartError, close_processes
 from protocols.errors import PeerGone
-from protocols.messages import Bye
-from protocols.transport import ENV_ENDPOINT, ENV_SERVER_KEY, ENV_TOKEN, Hub, Peer
+from protocols.messages import ENV_ENDPOINT, ENV_SERVER_KEY, ENV_TOKEN, Bye
+from protocols.transport import Hub, Peer
 
 log = logging.getLogger(__name__)
 

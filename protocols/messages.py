@@ -13,6 +13,11 @@ from engine.core import Wire, WireMap
 #: The protocol version this package speaks; ``hello`` and ``welcome`` carry it.
 PROTOCOL_VERSION = 1
 
+#: Environment variables a started bot reads (see SPEC.md, "Transport").
+ENV_ENDPOINT = "ARENA_ENDPOINT"
+ENV_TOKEN = "ARENA_TOKEN"
+ENV_SERVER_KEY = "ARENA_SERVER_KEY"
+
 
 @dataclass(frozen=True, slots=True)
 class ClockMs:

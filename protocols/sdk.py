@@ -28,6 +28,9 @@ from engine.core import WireMap
 from protocols.codec import TRUSTED_LIMITS, decode, encode
 from protocols.errors import ProtocolError
 from protocols.messages import (
+    ENV_ENDPOINT,
+    ENV_SERVER_KEY,
+    ENV_TOKEN,
     PROTOCOL_VERSION,
     Act,
     Action,
@@ -42,7 +45,6 @@ from protocols.messages import (
     Start,
     Welcome,
 )
-from protocols.transport import ENV_ENDPOINT, ENV_SERVER_KEY, ENV_TOKEN
 
 
 @dataclass(frozen=True, slots=True)

@@ -52,12 +52,6 @@ OVERSIZE_FACTOR = 2
 #: each logged individually up to this many; beyond, they are only counted.
 REFUSALS_LOGGED = 20
 
-#: Environment variables a started bot reads (see SPEC.md, "Transport").
-ENV_ENDPOINT = "ARENA_ENDPOINT"
-ENV_TOKEN = "ARENA_TOKEN"
-ENV_SERVER_KEY = "ARENA_SERVER_KEY"
-
-
 @dataclass(frozen=True, slots=True)
 class CurveKeys:
     """A CURVE key pair, Z85-encoded (40 bytes each), as ``zmq.curve_keypair()`` makes them."""

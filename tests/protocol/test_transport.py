@@ -14,7 +14,8 @@ import zmq
 
 from protocols.codec import decode, encode
 from protocols.messages import Act, Action, Bye, ClockMs, Error, Hello, Welcome
-from protocols.transport import ENV_ENDPOINT, ENV_SERVER_KEY, ENV_TOKEN, CurveKeys, Hub
+from protocols.messages import ENV_ENDPOINT, ENV_SERVER_KEY, ENV_TOKEN
+from protocols.transport import CurveKeys, Hub
 
 RANDOM_BOT = [sys.executable, "-m", "bots.random"]
 
