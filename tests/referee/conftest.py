@@ -6,8 +6,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from arena.handle import BotHandle, close_all
-from arena.manifest import resolve_bot
+from random_bots import connected_random_bots
+
+from arena.handle import BotHandle
 from engine.core import Game
 from engine.registry import games
 from protocols.transport import Hub
@@ -23,16 +24,7 @@ def first_game() -> Game:
 
 
 @pytest.fixture(scope="module")
-def hub() -> Iterator[Hub]:
-    """One referee hub for a test module."""
-    with Hub() as shared:
-        yield shared
-
-
-@pytest.fixture(scope="module")
 def random_bots(hub: Hub, tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[BotHandle]]:
     """Four connected random bots on the module's hub, reused across matches."""
-    handles = BotHandle.launch_all([resolve_bot("random")] * 4, hub, tmp_path_factory.mktemp("logs"))
-    assert all(h.failure is None for h in handles), [h.failure for h in handles]
-    yield handles
-    close_all(handles)
+    with connected_random_bots(hub, 4, tmp_path_factory.mktemp("logs")) as handles:
+        yield handles
