@@ -12,9 +12,8 @@ imports almost nothing so that it starts in a few milliseconds. ``SETTINGS`` is 
 soft and the hard limit are lowered, so an unprivileged bot cannot raise them again. With a
 ``parent``, the bot is killed when the thread that started it ends (Linux ``PR_SET_PDEATHSIG``), so
 a referee killed outright cannot leave its bots running; the launcher exits at once if that parent
-is already gone. A failure to execute the
-bot is reported on stderr with exit status 127; ``--probe`` exits 0 if a network namespace can be
-made here, else 1 saying why.
+is already gone. A failure to execute the bot is reported on stderr with exit status 127;
+``--probe`` exits 0 if a network namespace can be made here, else 1 saying why.
 """
 
 from __future__ import annotations
@@ -94,16 +93,22 @@ def _apply_limit(which: int, value: int, hard_extra: int) -> None:
     resource.setrlimit(which, (soft, ceiling))
 
 
-def die_with(parent: int) -> bool:
-    """Ask to be killed when the thread that started this process ends; ``False`` if ``parent``
-    has already gone (the launcher then exits). Where ``prctl`` is missing, only the check is made."""
+def signal_on_parent_death(signum: int) -> bool:
+    """Ask Linux to send ``signum`` to this process when the thread that started it ends;
+    ``False`` where the system cannot (no ``prctl``)."""
     import ctypes  # only when asked: it costs more to import than the rest of this script
 
     try:
         libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        return bool(libc.prctl(PR_SET_PDEATHSIG, signum) == 0)
     except (OSError, AttributeError):
-        pass
+        return False
+
+
+def die_with(parent: int) -> bool:
+    """Be killed when the thread that started this process ends; ``False`` if ``parent`` has
+    already gone (the launcher then exits). Where ``prctl`` is missing, only the check is made."""
+    signal_on_parent_death(signal.SIGKILL)
     return os.getppid() == parent
 
 

@@ -237,7 +237,7 @@ def run_command(
         with open_store(db, must_exist=False) as store:
             _play(config, store, executor)
     finally:
-        executor.close(abandon=True)  # nothing to do once the run has closed it
+        executor.close(abandon=True)  # for a store that cannot be opened; else already closed
 
 
 @tournament_app.command("resume")
@@ -258,11 +258,7 @@ def resume_command(
             plain = dict(row.config)
             plain.update(overrides(concurrency=concurrency, pin_cpus=pin_cpus))
             config = config_from_plain(plain, source=f"{db}: tournament {row.name!r}")
-        executor = _executor(config, cluster)
-        try:
-            _play(config, store, executor)
-        finally:
-            executor.close(abandon=True)  # nothing to do once the run has closed it
+        _play(config, store, _executor(config, cluster))
 
 
 @tournament_app.command("status")

@@ -46,10 +46,10 @@ class LocalExecutor:
     With ``pin_cpus``, each worker (with its referee and bots) runs on a processor of its own when
     there are enough (see :mod:`arena.tournament.cpus`). Workers are started with the ``spawn``
     method, so a script that makes one must guard its entry point with
-    ``if __name__ == "__main__":``. Generation affinity keeps restarts few: a free worker takes the next queued job of the
-    generation it is playing; when that generation runs out it moves to the generation with the
-    most queued jobs, preferring one no other worker is on, and its pool closes the processes of
-    the generation it left. Within a generation, jobs keep their submission order.
+    ``if __name__ == "__main__":``. Generation affinity keeps restarts few: a free worker takes the
+    next queued job of the generation it is playing; when that generation runs out it moves to the
+    generation with the most queued jobs, preferring one no other worker is on, and its pool closes
+    the processes of the generation it left. Within a generation, jobs keep their submission order.
     """
 
     def __init__(self, workers: int, *, pin_cpus: bool) -> None:

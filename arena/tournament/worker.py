@@ -3,12 +3,10 @@ with fresh bots (on a cluster worker)."""
 
 from __future__ import annotations
 
-import ctypes
 import logging
 import os
 import queue
 import signal
-import sys
 import tempfile
 from multiprocessing.queues import Queue
 from pathlib import Path
@@ -16,6 +14,7 @@ from pathlib import Path
 from arena import __version__
 from arena.clock import TimeControl
 from arena.errors import ArenaError
+from arena.launch import signal_on_parent_death
 from arena.referee import FaultPolicy, play_match
 from arena.tournament.cpus import Pinning
 from arena.tournament.jobs import JobDone, JobFailed, MatchJob
@@ -30,7 +29,6 @@ log = logging.getLogger(__name__)
 
 #: Seconds between checks, while idle, that the runner is still there.
 IDLE_POLL = 0.5
-_PR_SET_PDEATHSIG = 1
 
 Outcome = JobDone | JobFailed
 
@@ -106,9 +104,5 @@ def worker_main(
 
 def _die_with_parent() -> None:
     """Ask Linux to send SIGTERM when the runner dies (the idle poll covers other systems)."""
-    if sys.platform.startswith("linux"):
-        try:
-            libc = ctypes.CDLL(None, use_errno=True)
-            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
-        except (OSError, AttributeError):
-            log.debug("prctl unavailable; relying on the idle poll")
+    if not signal_on_parent_death(signal.SIGTERM):
+        log.debug("prctl unavailable; relying on the idle poll")

@@ -95,7 +95,8 @@ def test_a_manifest_naming_a_file_that_is_not_executable_says_so(tmp_path: Path)
 
 
 def test_the_launcher_reports_what_it_cannot_do(tmp_path: Path) -> None:
-    assert parse_settings(encode_settings({"as": 1 << 30, "cpu": 5}, True)) == ({"as": 1 << 30, "cpu": 5}, True, None)
+    limits = {"as": 1 << 30, "cpu": 5}
+    assert parse_settings(encode_settings(limits, True)) == (limits, True, None)
     assert parse_settings(encode_settings({}, False, 42)) == ({}, False, 42)
     with pytest.raises(ValueError, match="unknown limit 'stack'"):
         encode_settings({"stack": 1}, False)
