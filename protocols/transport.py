@@ -52,6 +52,7 @@ OVERSIZE_FACTOR = 2
 #: each logged individually up to this many; beyond, they are only counted.
 REFUSALS_LOGGED = 20
 
+
 @dataclass(frozen=True, slots=True)
 class CurveKeys:
     """A CURVE key pair, Z85-encoded (40 bytes each), as ``zmq.curve_keypair()`` makes them."""
@@ -116,7 +117,8 @@ class Hub:
         self._tmpdir: str | None = None
         #: Frames refused because their sender had not said hello (or was refused).
         self.refused = 0
-        #: Frames from connected peers dropped while the hub waited for handshakes or a pong.
+        #: Frames from connected peers dropped by the hub: second hellos, and frames arriving while
+        #: it waited for handshakes or a pong.
         self.dropped = 0
         self.curve_public: bytes | None = curve.public if curve else None
         self._context = zmq.Context()
@@ -226,8 +228,9 @@ class Hub:
             return closed, None
         frames = self._socket.recv_multipart(copy=False)
         parts = [frame.bytes for frame in frames]
-        self._check_reused_fd(parts[0], int(frames[-1].get(zmq.SRCFD)))
-        return True, self._accept(parts, int(frames[-1].get(zmq.SRCFD)))
+        fd = int(frames[-1].get(zmq.SRCFD))
+        self._check_reused_fd(parts[0], fd)
+        return True, self._accept(parts, fd)
 
     def _drain_monitor(self) -> bool:
         """Mark the peers of connections the socket reports closed as lost; whether there were any."""
@@ -263,7 +266,7 @@ class Hub:
                 return missing
             _, incoming = self._receive_one(remaining)
             if incoming is not None:
-                self._drop(incoming, "waiting for handshakes")
+                self._drop(incoming.peer, incoming.message or incoming.error, "while waiting for handshakes")
 
     def ping(self, peer: Peer, timeout: float) -> float | None:
         """Round-trip seconds of a ``ping`` to ``peer``, or ``None`` without a ``pong`` in time."""
@@ -280,13 +283,13 @@ class Hub:
                 break
             if incoming.peer is peer and incoming.message == Pong(seq):
                 return time.monotonic() - start
-            self._drop(incoming, "waiting for pong")
+            self._drop(incoming.peer, incoming.message or incoming.error, "while waiting for pong")
         return None
 
-    def _drop(self, incoming: Incoming, why: str) -> None:
+    def _drop(self, peer: Peer, what: object, why: str) -> None:
         self.dropped += 1
         if self.dropped <= REFUSALS_LOGGED:
-            log.info("%s: dropped %r while %s", incoming.peer.label, incoming.message or incoming.error, why)
+            log.info("%s: dropped %s %s", peer.label, what, why)
 
     def _refuse_frame(self, why: str) -> None:
         self.refused += 1
@@ -320,7 +323,7 @@ class Hub:
                 self._refuse_frame(f"refused {type(message).__name__} from a sender that has not said hello")
             return None
         if isinstance(message, Hello):
-            log.warning("%s: refused a second hello", peer.label)
+            self._drop(peer, "a second hello", "(already connected)")
             return None
         log.debug("← %s %r", peer.label, message)
         return Incoming(peer, message)

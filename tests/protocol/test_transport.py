@@ -13,9 +13,19 @@ import pytest
 import zmq
 
 from protocols.codec import decode, encode
-from protocols.messages import Act, Action, Bye, ClockMs, Error, Hello, Welcome
-from protocols.messages import ENV_ENDPOINT, ENV_SERVER_KEY, ENV_TOKEN
-from protocols.transport import CurveKeys, Hub
+from protocols.messages import (
+    ENV_ENDPOINT,
+    ENV_SERVER_KEY,
+    ENV_TOKEN,
+    Act,
+    Action,
+    Bye,
+    ClockMs,
+    Error,
+    Hello,
+    Welcome,
+)
+from protocols.transport import REFUSALS_LOGGED, CurveKeys, Hub
 
 RANDOM_BOT = [sys.executable, "-m", "bots.random"]
 
@@ -121,6 +131,24 @@ def test_handshake_refusals(raw_dealer: zmq.Socket[bytes]) -> None:
             assert isinstance(taken, Error) and "already connected" in taken.message
         finally:
             other.close()
+
+
+def test_repeated_hellos_from_a_connected_peer_are_dropped_counted_and_logged_a_few_times(
+    raw_dealer: zmq.Socket[bytes], caplog: pytest.LogCaptureFixture
+) -> None:
+    with Hub() as hub:
+        peer = hub.expect("x")
+        raw_dealer.connect(hub.endpoint)
+        assert exchange(hub, raw_dealer, Hello(1, "ok", "1", peer.token)) == Welcome(1, "arena")
+        for _ in range(3 * REFUSALS_LOGGED):
+            raw_dealer.send(encode(Hello(1, "again", "1", peer.token)))
+        raw_dealer.send(msgpack.packb({"type": "pong", "seq": 7}))
+        with caplog.at_level("INFO", logger="protocols.transport"):
+            incoming = hub.receive(5)
+        assert incoming is not None and incoming.peer is peer and peer.connected
+        assert hub.dropped == 3 * REFUSALS_LOGGED
+        logged = [r for r in caplog.records if "a second hello" in r.getMessage()]
+        assert len(logged) == REFUSALS_LOGGED
 
 
 def test_malformed_frame_from_a_peer_is_reported_with_the_peer(raw_dealer: zmq.Socket[bytes]) -> None:
