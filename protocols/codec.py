@@ -18,6 +18,7 @@ import msgpack
 from engine.core import Wire, WireMap
 from protocols.errors import ProtocolError
 from protocols.messages import (
+    CLOCK_KINDS,
     TYPE_NAMES,
     Act,
     Action,
@@ -199,6 +200,12 @@ class _Fields:
             raise self._fail(name, "a string")
         return value
 
+    def choice(self, name: str, allowed: tuple[str, ...], default: str) -> str:
+        value = self.text(name, default)
+        if value not in allowed:
+            raise ProtocolError(f"{self._kind}: field {name!r} must be one of {', '.join(allowed)}, not {value!r}")
+        return value
+
     def mapping(self, name: str) -> WireMap:
         value = self._body.get(name)
         if not isinstance(value, dict):
@@ -249,6 +256,7 @@ _ENCODERS: dict[type[Message], Callable[[Any], Mapping[str, Any]]] = {
         "match": m.match, "game": m.game, "version": m.version, "variant": m.variant,
         "knobs": m.knobs, "seat": m.seat, "players": m.players, "seed": m.seed,
         "actions": m.actions, "clock": _clock(m.clock), "grace_ms": m.grace_ms,
+        "clock_kind": m.clock_kind,
     },
     Act: lambda m: {
         "seq": m.seq, "seat": m.seat, "ply": m.ply, "observation": m.observation,
@@ -271,7 +279,7 @@ _DECODERS: dict[str, Callable[[_Fields], Message]] = {
     "start": lambda f: Start(
         f.text("match"), f.text("game"), f.integer("version"), f.text("variant"), f.mapping("knobs"),
         f.integer("seat"), f.integer("players"), f.integer("seed"), f.array("actions"), f.clock("clock"),
-        f.integer("grace_ms"),
+        f.integer("grace_ms"), f.choice("clock_kind", CLOCK_KINDS, "wall"),
     ),
     "act": lambda f: Act(
         f.integer("seq"), f.integer("seat"), f.integer("ply"), f.mapping("observation"), f.integers("legal"),

@@ -17,6 +17,11 @@ PROTOCOL_VERSION = 1
 ENV_ENDPOINT = "ARENA_ENDPOINT"
 ENV_TOKEN = "ARENA_TOKEN"
 ENV_SERVER_KEY = "ARENA_SERVER_KEY"
+#: The node budget a bot may be given (see SPEC.md, "Transport"): search a fixed amount per decision.
+ENV_NODES = "ARENA_NODES"
+
+#: What a referee may charge a decision (``start.clock_kind``): elapsed time or the bot's CPU time.
+CLOCK_KINDS = ("wall", "cpu")
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +71,8 @@ class Start:
     actions: list[Wire]
     clock: ClockMs
     grace_ms: int
+    clock_kind: str = "wall"
+    """What the referee charges a decision: ``"wall"`` (elapsed time) or ``"cpu"`` (the bot's CPU time)."""
 
 
 @dataclass(frozen=True, slots=True)
