@@ -1,6 +1,7 @@
 """The leaderboard as one self-contained HTML page (inline CSS and SVG; no scripts, no external assets).
 
-Rendered from ``templates/index.html.j2`` with autoescaping; every number shown is formatted by
+Rendered from ``templates/index.html.j2`` with autoescaping, every text made inert
+(:func:`arena.inert.terminal`) first; every number shown is formatted by
 :mod:`leaderboards.format`, the same as in the terminal and Markdown.
 """
 
@@ -11,12 +12,20 @@ from dataclasses import dataclass
 
 from jinja2 import Environment, PackageLoader, select_autoescape
 
+from arena.inert import terminal
 from leaderboards import format as fmt
 from leaderboards.model import Leaderboard
+
+
+def _inert(value: object) -> object:
+    """Every text the page shows, controls and bidi overrides made visible (then autoescaped)."""
+    return terminal(value) if isinstance(value, str) else value
+
 
 _environment = Environment(
     loader=PackageLoader("leaderboards", "templates"),
     autoescape=select_autoescape(["html", "j2"], default=True),
+    finalize=_inert,
     trim_blocks=True,
     lstrip_blocks=True,
 )

@@ -42,8 +42,9 @@ def leaderboard_data(board: Leaderboard) -> dict[str, Any]:
 
 
 def render_json(board: Leaderboard) -> str:
-    """The document as indented JSON text."""
-    return json.dumps(leaderboard_data(board), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    """The document as indented, strict JSON text, all ASCII (so no character of a name can act on a
+    terminal it is printed to)."""
+    return json.dumps(leaderboard_data(board), indent=2, allow_nan=False) + "\n"
 
 
 def schema() -> dict[str, Any]:

@@ -5,14 +5,16 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
+from arena.inert import markdown
 from leaderboards import format as fmt
 from leaderboards.model import Leaderboard
 
 
 def render_markdown(board: Leaderboard) -> str:
-    """The whole document; bot names are escaped for table cells."""
+    """The whole document; the title and every table cell (bot names, settings) are inert Markdown
+    (:func:`arena.inert.markdown`)."""
     confidence = round(100 * board.settings.confidence)
-    parts = [f"# {_cell(board.title)}", ""]
+    parts = [f"# {markdown(board.title)}", ""]
     if board.provisional:
         parts += ["**Provisional:** the tournament is still running; these are the results so far.", ""]
     parts += [
@@ -91,12 +93,8 @@ def _value(value: object) -> str:
     return value if isinstance(value, str) else json.dumps(value)
 
 
-def _cell(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
-
-
 def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
-    lines = ["| " + " | ".join(_cell(h) for h in header) + " |"]
+    lines = ["| " + " | ".join(markdown(h) for h in header) + " |"]
     lines.append("|" + "|".join("---" for _ in header) + "|")
-    lines += ["| " + " | ".join(_cell(c) for c in row) + " |" for row in rows]
+    lines += ["| " + " | ".join(markdown(c) for c in row) + " |" for row in rows]
     return lines

@@ -7,6 +7,7 @@ from rich.console import JustifyMethod
 from rich.table import Table
 from rich.text import Text
 
+from arena.inert import terminal
 from leaderboards import format as fmt
 from leaderboards.model import Leaderboard
 
@@ -37,7 +38,7 @@ def render_table(board: Leaderboard) -> Table:
     for s in board.standings:
         table.add_row(
             str(s.rank),
-            Text(s.bot + (f" [group {s.group + 1}]" if groups else "")),
+            Text(terminal(s.bot) + (f" [group {s.group + 1}]" if groups else "")),
             fmt.elo(s.elo),
             fmt.margin(s),
             str(s.games),
@@ -63,4 +64,4 @@ def _caption(board: Leaderboard) -> Text:
             f"the field is split into {len(board.groups)} groups that never met: "
             "compare ratings only within a group"
         )
-    return Text("\n".join(lines))
+    return Text("\n".join(terminal(line) for line in lines))

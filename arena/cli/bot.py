@@ -6,10 +6,10 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
-from arena.cli.common import console, err_console, user_errors
+from arena.cli.common import console, err_console, inert, user_errors
 from arena.cli.play import parse_knobs
 from arena.clock import TimeControl
 from arena.conformance import CheckReport, check_bot
@@ -56,7 +56,7 @@ def check_command(
 
 def _print(report: CheckReport) -> None:
     p50, p99 = report.percentile(50), report.percentile(99)
-    table = Table(title=f"bot check: {report.bot}", show_header=False)
+    table = Table(title=Text.assemble("bot check: ", inert(report.bot)), show_header=False)
     table.add_row("copies (one per seat)", str(report.copies))
     table.add_row("matches played", str(report.matches))
     table.add_row("decisions answered", str(report.decisions))
@@ -64,10 +64,9 @@ def _print(report: CheckReport) -> None:
     table.add_row("reply p99", "-" if p99 is None else f"{p99 * 1000:.2f} ms")
     console.print(table)
     for breach in report.breaches:
-        err_console.print(
-            f"[bold red]breach:[/] {escape(breach.what)}\n  [bold]fix:[/] {escape(breach.fix)}",
-            highlight=False,
-        )
+        err_console.print(Text.assemble(
+            ("breach:", "bold red"), " ", inert(breach.what), "\n  ", ("fix:", "bold"), " ", breach.fix,
+        ))
     if report.passed:
         console.print("[bold green]passed[/]: the bot follows the protocol")
     elif not report.breaches:

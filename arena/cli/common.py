@@ -8,8 +8,10 @@ from contextlib import contextmanager
 import typer
 from rich.console import Console
 from rich.markup import escape
+from rich.text import Text
 
 from arena.errors import ArenaError
+from arena.inert import terminal
 from engine.core import EngineError
 from leaderboards.errors import LeaderboardError
 
@@ -22,8 +24,14 @@ USAGE_ERROR = 2
 
 def fail(message: str, code: int = USAGE_ERROR) -> typer.Exit:
     """Print ``message`` (plain text, shown verbatim) on stderr and return the ``typer.Exit`` to raise."""
-    err_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False)
+    err_console.print(f"[bold red]error:[/] {escape(terminal(message))}", highlight=False)
     return typer.Exit(code)
+
+
+def inert(text: str) -> Text:
+    """``text`` (a bot's or anyone's) as Rich text that no markup, control or escape sequence in it
+    can drive: see :func:`arena.inert.terminal`."""
+    return Text(terminal(text))
 
 
 @contextmanager

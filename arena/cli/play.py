@@ -10,12 +10,11 @@ from typing import Annotated
 
 import typer
 from rich.live import Live
-from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from arena.cli.common import console, fail, user_errors
+from arena.cli.common import console, fail, inert, user_errors
 from arena.clock import TimeControl
 from arena.manifest import BotSpec, resolve_bot
 from arena.record import DecisionRecord, MatchRecord
@@ -79,19 +78,21 @@ def play_command(
         result = run_match(chosen, config, seed, specs, control, policy, log_dir=logs)
     if record is not None:
         try:
-            record.write_text(json.dumps(result.to_wire(), indent=1))
+            record.write_text(json.dumps(result.to_wire(), indent=1, allow_nan=False))
         except OSError as exc:
             raise fail(f"cannot write the record to {record}: {exc}") from None
     console.print(result_table(result))
     for fault in result.faults:
-        console.print(f"[yellow]fault[/] seat {fault.seat} ({escape(result.bots[fault.seat])}) "
-                      f"{fault.kind.value} at decision {fault.ply}: {escape(fault.detail)}", highlight=False)
+        console.print(Text.assemble(
+            ("fault", "yellow"), f" seat {fault.seat} (", inert(result.bots[fault.seat]),
+            f") {fault.kind.value} at decision {fault.ply}: ", inert(fault.detail),
+        ))
 
 
 def _board(state: State, decision: DecisionRecord, specs: list[BotSpec]) -> Panel:
     label = state.action_label(decision.action)
     how = " (fallback)" if decision.fallback else f" in {decision.elapsed * 1000:.1f} ms"
-    title = f"seat {decision.seat} ({specs[decision.seat].name}): {label}{how}"
+    title = Text.assemble(f"seat {decision.seat} (", inert(specs[decision.seat].name), f"): {label}{how}")
     return Panel(Text(state.render()), title=title, title_align="left")
 
 
@@ -107,5 +108,5 @@ def result_table(record: MatchRecord) -> Table:
         worst = f"{times[-1] * 1000:.1f}" if times else "-"
         faults = sum(1 for f in record.faults if f.seat == seat)
         place = str(record.ranks[seat]) + (" (forfeit)" if seat in record.forfeited else "")
-        table.add_row(str(seat), name, str(record.scores[seat]), place, str(faults), median, worst)
+        table.add_row(str(seat), inert(name), str(record.scores[seat]), place, str(faults), median, worst)
     return table

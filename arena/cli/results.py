@@ -14,8 +14,9 @@ from typing import Annotated
 
 import typer
 from rich.table import Table
+from rich.text import Text
 
-from arena.cli.common import console, fail, user_errors
+from arena.cli.common import console, fail, inert, user_errors
 from arena.cli.games import games_command
 from arena.record import FaultKind
 from arena.store.db import Store, StoredGame
@@ -88,8 +89,8 @@ def list_command(
     for game in found:
         record = game.record
         table.add_row(
-            game.tournament,
-            ", ".join(record.bots),
+            inert(game.tournament),
+            inert(", ".join(record.bots)),
             " ".join(map(str, record.scores)),
             " ".join(map(str, record.ranks)),
             ", ".join(f"{f.seat}:{f.kind.value}" for f in record.faults) or "-",
@@ -146,7 +147,7 @@ def replay_command(
 
 
 def _show(item: ReplayStep) -> None:
-    console.rule(item.title, style="dim")
+    console.rule(inert(item.title), style="dim")
     for line in item.happened:
-        console.print(f"  {line}", highlight=False)
+        console.print(Text.assemble("  ", inert(line)))
     console.print(item.picture, highlight=False, markup=False)

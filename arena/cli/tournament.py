@@ -8,7 +8,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from arena.cli.common import console, err_console, fail, user_errors
+from arena.cli.common import console, err_console, fail, inert, user_errors
 from arena.cli.results import DEFAULT_DB, DbOpt, TournamentOpt, open_store
 from arena.store.db import Store
 from arena.tournament.cluster import DaskExecutor
@@ -172,7 +172,7 @@ def plan_command(
                 str(planned.table),
                 str(planned.deal),
                 str(planned.seed),
-                ", ".join(planned.bots),
+                inert(", ".join(planned.bots)),
             )
         console.print(table)
 
@@ -283,7 +283,7 @@ def status_command(db: DbOpt = DEFAULT_DB, tournament: TournamentOpt = None) -> 
     )
     table = Table("bot", "games", "avg rank", "wins", "faults", title="standings")
     for bot, standing in tally.ordered():
-        table.add_row(bot, str(standing.games), f"{standing.average_rank:.2f}",
+        table.add_row(inert(bot), str(standing.games), f"{standing.average_rank:.2f}",
                       str(standing.wins), str(standing.faults))
     console.print(table)
 

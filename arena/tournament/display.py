@@ -14,7 +14,9 @@ from rich.console import Console, Group
 from rich.live import Live
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
+from rich.text import Text
 
+from arena.inert import terminal
 from arena.record import MatchRecord
 
 
@@ -119,18 +121,18 @@ class Display:
             )
             flag = f" faults={len(record.faults)}" if record.faults else ""
             self.console.print(
-                f"[{tally.done}/{tally.total}] {game_id} {seats}{flag}", highlight=False
+                Text(terminal(f"[{tally.done}/{tally.total}] {game_id} {seats}{flag}"))
             )
 
     def note(self, message: str) -> None:
-        """A line above the live view (or on its own when piped)."""
-        self.console.print(message, highlight=False)
+        """A line above the live view (or on its own when piped), shown as plain inert text."""
+        self.console.print(Text(terminal(message)))
 
     def _render(self) -> Group:
         table = Table("bot", "games", "avg rank", "wins", "avg score", "faults", title="standings")
         for bot, row in self.tally.ordered():
             table.add_row(
-                bot,
+                Text(terminal(bot)),
                 str(row.games),
                 f"{row.average_rank:.2f}",
                 str(row.wins),

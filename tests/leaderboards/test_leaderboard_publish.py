@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from rich.console import Console
 
+from arena.inert import markdown
 from arena.record import DecisionRecord, Fault, FaultKind
 from leaderboards import format as fmt
 from leaderboards.build import build_leaderboard
@@ -282,7 +283,8 @@ def test_markdown_has_every_section_and_escapes_cells(board: Leaderboard) -> Non
                     "## Reply latency (ms)", "## Tournament settings"]:
         assert heading in text
     for s in board.standings:
-        assert f"| {s.rank} | {fmt.bot_label(s)} | {fmt.elo(s.elo)} | {fmt.margin(s)} |" in text
+        assert f"| {s.rank} | {markdown(fmt.bot_label(s))} | {fmt.elo(s.elo)} | {fmt.margin(s)} |" in text
+    assert "\\<Delta \\& co\\>" in text
 
 
 def test_rich_table_lists_every_standing(board: Leaderboard) -> None:
