@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from arena.jsonable import jsonable_map
 from engine.core import KnobValue, MatchConfig, Wire, WireMap
 
 
@@ -44,7 +45,8 @@ class Fault:
 class DecisionRecord:
     """One applied decision: who, what, how long the bot took (seconds), and anything it reported.
 
-    ``fallback`` is true where the referee chose for the seat after a fault.
+    ``fallback`` is true where the referee chose for the seat after a fault. ``info`` is kept as
+    :func:`arena.jsonable.jsonable` makes it, so every record can be written as strict JSON.
     """
 
     seat: int
@@ -52,6 +54,12 @@ class DecisionRecord:
     elapsed: float
     info: WireMap | None = None
     fallback: bool = False
+
+    def __post_init__(self) -> None:
+        if self.info is not None:
+            if not isinstance(self.info, Mapping):
+                raise TypeError(f"info must be a map, not {type(self.info).__name__}")
+            object.__setattr__(self, "info", jsonable_map(self.info))
 
 
 @dataclass(frozen=True, slots=True)
