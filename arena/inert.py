@@ -21,8 +21,13 @@ _HIDDEN = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
 #: images need a bracket); a backslash makes each literal.
 _MARKDOWN = frozenset("\\`*_[]<>|~&")
 
+#: The escapes people know by name.
+_NAMED = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}
+
 
 def _visible(char: str) -> str:
+    if char in _NAMED:
+        return _NAMED[char]
     code = ord(char)
     if code < 0x100:
         return f"\\x{code:02x}"
