@@ -7,6 +7,7 @@ A manifest describes one bot::
     command = ["python3", "mybot.py", "--depth", "3"]   # or one string, split like a shell
     cwd = "."                                           # relative to the manifest's folder
     network = false                                     # true: keep the machine's network
+    nodes = 2000                                        # optional node budget, as ARENA_NODES
     [env]
     MYBOT_THREADS = "1"
     [limits]                                            # all optional
@@ -35,6 +36,7 @@ from typing import Any
 
 import bots
 from arena.errors import ArenaError
+from protocols.messages import ENV_NODES
 
 
 class ManifestError(ArenaError):
@@ -120,7 +122,7 @@ def load_manifest(path: Path) -> BotSpec:
 
 
 def _spec_from(data: dict[str, Any], base: Path) -> BotSpec:
-    unknown = sorted(set(data) - {"name", "version", "command", "cwd", "env", "limits", "network"})
+    unknown = sorted(set(data) - {"name", "version", "command", "cwd", "env", "limits", "network", "nodes"})
     if unknown:
         raise ValueError(f"unknown key {unknown[0]!r}")
     name = data["name"]
@@ -144,9 +146,18 @@ def _spec_from(data: dict[str, Any], base: Path) -> BotSpec:
     network = data.get("network", False)
     if not isinstance(network, bool):
         raise ValueError("'network' must be true or false")
+    if "nodes" in data:
+        env = {**env, ENV_NODES: str(node_count(data["nodes"]))}
     _check_executable(command[0], cwd, name)
     return BotSpec(name, command, cwd, dict(env), str(data.get("version", "")),
                    _limits(data.get("limits", {})), network)
+
+
+def node_count(value: object) -> int:
+    """A node budget (``nodes``): a positive whole number; ``ValueError`` naming the key otherwise."""
+    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+        raise ValueError(f"'nodes' must be a positive whole number, not {value!r}")
+    return value
 
 
 def _limits(raw: object) -> ResourceLimits:

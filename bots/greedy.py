@@ -3,19 +3,20 @@
 Run as ``python -m bots.greedy``. For each legal action it plays the action on a few states sampled
 from its observation (hidden cards dealt at random) and scores the result with the game's estimate
 of final points (:mod:`bots.heuristics`): its own estimate minus the best other seat's. It samples
-as many states as its clock allows (at least one) and breaks ties at random.
+as many states as its clock allows (at least one, at most :data:`MAX_SAMPLES`), or exactly its node
+budget (a node is one sampled state), and breaks ties at random. It reports
+``info = {"nodes", "spent_ms", "value"}`` (and ``"cut"`` when the clock cut a node budget short).
 """
 
 from __future__ import annotations
 
-import time
-
 from bots.heuristics import estimator, margin
-from bots.shared.match import Match, Policy, deadline, serve
+from bots.shared.budget import Budget
+from bots.shared.match import Match, Policy, serve
 from engine.core import WireMap
 from protocols.sdk import Choice, Clock
 
-#: Most sampled states per decision; one is always used, more while the clock allows.
+#: Most sampled states per decision when thinking by the clock; one is always used, more while it allows.
 MAX_SAMPLES = 4
 
 
@@ -27,14 +28,12 @@ def greedy_policy(match: Match) -> Policy:
     def choose(observation: WireMap, legal: tuple[int, ...], clock: Clock) -> int | Choice:
         if len(legal) == 1:
             return legal[0]
-        started = time.monotonic()
         totals = dict.fromkeys(legal, 0.0)
         samples = 0
-        stop = started
-        while samples < MAX_SAMPLES and (samples == 0 or time.monotonic() < stop):
+        budget = Budget(clock, match.nodes)
+        limit = MAX_SAMPLES if match.nodes is None else match.nodes
+        while samples < limit and budget.more(samples):
             state = match.sample(observation)
-            if samples == 0:
-                stop = deadline(clock, started, len(state.to_move()))
             for action in legal:
                 after = state.clone()
                 after.apply(seat, action)
@@ -42,7 +41,7 @@ def greedy_policy(match: Match) -> Policy:
             samples += 1
         best = max(totals.values())
         action = match.rng.choice([a for a in legal if totals[a] == best])
-        return Choice(action, info={"value": best / samples, "samples": samples})
+        return Choice(action, info={**budget.report(samples), "value": round(best / samples, 4)})
 
     return choose
 

@@ -2,8 +2,10 @@
 
 Run as ``python -m bots.ismcts``. Each decision samples a full state from its observation
 (``Game.sample_state``), then searches (:mod:`bots.shared.tree_search`) over fresh deals of the hidden
-information until its share of the clock is spent, and answers the most visited action with
-``info = {"iterations": n, "value": v}`` (``v``: that action's mean reward, 0 = last, 1 = first).
+information until its share of the clock is spent, or for exactly its node budget (a node is one
+iteration), and answers the most visited action with ``info = {"nodes", "spent_ms", "value"}``
+(``value``: that action's mean reward, 0 = last, 1 = first; ``"cut": true`` when the clock cut a
+node budget short).
 In Waroong Wars it remembers the draft hands it received (:mod:`bots.shared.draft_memory`), and
 every deal it searches agrees with them.
 """
@@ -11,10 +13,10 @@ every deal it searches agrees with them.
 from __future__ import annotations
 
 import random
-import time
 
 from bots.heuristics import estimator, playout
-from bots.shared.match import Match, Policy, deadline, serve
+from bots.shared.budget import Budget
+from bots.shared.match import Match, Policy, serve
 from bots.shared.draft_memory import DraftMemory
 from bots.shared.tree_search import Dealer, determinize, search
 from engine.core import State, WireMap
@@ -39,14 +41,13 @@ def ismcts_policy(match: Match) -> Policy:
         if memory is not None:
             memory.observe(observation)
         if len(legal) == 1:
-            return Choice(legal[0], info={"iterations": 0, "value": None})
-        started = time.monotonic()
+            return Choice(legal[0], info={"nodes": 0, "value": None})
         root = match.sample(observation)
         if memory is not None and isinstance(root, WaroongState):
             root = memory.constrain(root, match.rng)
-        stop = deadline(clock, started, len(root.to_move()))
-        verdict = search(root, match.seat, legal, estimate, play_on, stop, match.rng, dealer)
-        return Choice(verdict.action, info={"iterations": verdict.iterations, "value": round(verdict.value, 4)})
+        budget = Budget(clock, match.nodes, len(root.to_move()))
+        verdict = search(root, match.seat, legal, estimate, play_on, budget.more, match.rng, dealer)
+        return Choice(verdict.action, info={**budget.report(verdict.iterations), "value": round(verdict.value, 4)})
 
     return choose
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -28,7 +29,9 @@ from engine.core import WireMap
 from protocols.codec import TRUSTED_LIMITS, decode, encode
 from protocols.errors import ProtocolError
 from protocols.messages import (
+    CLOCK_KINDS,
     ENV_ENDPOINT,
+    ENV_NODES,
     ENV_SERVER_KEY,
     ENV_TOKEN,
     PROTOCOL_VERSION,
@@ -47,28 +50,62 @@ from protocols.messages import (
 )
 
 
+def clock_reading(kind: str) -> float:
+    """Seconds on the clock of ``kind`` (``start.clock_kind``): the process's CPU time for ``"cpu"``,
+    ``time.monotonic()`` for ``"wall"``."""
+    return time.process_time() if kind == "cpu" else time.monotonic()
+
+
 @dataclass(frozen=True, slots=True)
 class Clock:
     """A seat's clock for one decision, in seconds.
 
     The reply must arrive within ``move + bank`` seconds of the ``act`` being sent (the referee adds a
     small grace margin for the transport); time beyond ``move`` comes out of ``bank``, and
-    ``increment`` is added to the bank after every decision.
+    ``increment`` is added to the bank after every decision. ``kind`` is what the referee charges
+    (``"wall"`` or ``"cpu"``, from ``start``); ``received`` is the reading of that clock
+    (:func:`clock_reading`) when the ``act`` arrived, and ``overhead`` the seconds that clock ran,
+    at the previous decision, outside ``choose`` (decoding the ``act``, encoding and sending the
+    reply): 0 before the first.
     """
 
     move: float
     bank: float
     increment: float
+    kind: str = "wall"
+    received: float = 0.0
+    overhead: float = 0.0
 
     @property
     def budget(self) -> float:
         """Seconds this decision may take."""
         return self.move + self.bank
 
+    def spent(self) -> float:
+        """Seconds this decision has used so far on its clock (since the ``act`` arrived)."""
+        return clock_reading(self.kind) - self.received
+
     @classmethod
-    def from_wire(cls, clock: ClockMs) -> Clock:
+    def from_wire(cls, clock: ClockMs, kind: str = "wall", received: float = 0.0, overhead: float = 0.0) -> Clock:
         """Convert the wire's milliseconds."""
-        return cls(clock.move_ms / 1000, clock.bank_ms / 1000, clock.increment_ms / 1000)
+        return cls(clock.move_ms / 1000, clock.bank_ms / 1000, clock.increment_ms / 1000, kind, received, overhead)
+
+
+def node_budget() -> int | None:
+    """The node budget in ``ARENA_NODES`` (a positive whole number), ``None`` when it is unset.
+
+    Raises :class:`BotExit` with a one-line reason when it is set to anything else.
+    """
+    text = os.environ.get(ENV_NODES)
+    if text is None:
+        return None
+    try:
+        nodes = int(text.strip())
+    except ValueError:
+        nodes = 0
+    if nodes <= 0:
+        raise BotExit(f"{ENV_NODES} must be a positive whole number, not {text!r}")
+    return nodes
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,19 +197,28 @@ def _handshake(socket: zmq.Socket[bytes], hello: Hello, timeout: float) -> None:
 def _serve(
     socket: zmq.Socket[bytes], choose: ChooseFn, on_start: StartHook | None, on_end: EndHook | None
 ) -> None:
+    kind = CLOCK_KINDS[0]
+    overhead = 0.0
     while True:
+        socket.poll()
+        received = clock_reading(kind)
         try:
             message = _receive(socket)
         except BotExit as exc:
             print(f"ignored: {exc}", file=sys.stderr)
             continue
         if isinstance(message, Act):
-            chosen = choose(message.observation, message.legal, Clock.from_wire(message.clock))
+            clock = Clock.from_wire(message.clock, kind, received, overhead)
+            before = clock_reading(kind)
+            chosen = choose(message.observation, message.legal, clock)
+            after = clock_reading(kind)
             reply = chosen if isinstance(chosen, Choice) else Choice(chosen)
             socket.send(encode(Action(message.seq, reply.action, message.seat, reply.info)))
+            overhead = clock_reading(kind) - after + before - received
         elif isinstance(message, Ping):
             socket.send(encode(Pong(message.seq)))
         elif isinstance(message, Start):
+            kind = message.clock_kind
             if on_start is not None:
                 on_start(message)
         elif isinstance(message, End):

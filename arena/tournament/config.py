@@ -20,6 +20,7 @@ from arena.manifest import BotSpec, ManifestError, resolve_bot
 from arena.tournament import TournamentError
 from engine.core import ConfigError, KnobValue, MatchConfig
 from engine.registry import get_game
+from protocols.messages import ENV_NODES
 
 
 class Format(str, enum.Enum):
@@ -33,7 +34,8 @@ class Format(str, enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class BotEntry:
-    """A bot of the field: its name in this tournament, what to run, extra environment.
+    """A bot of the field: its name in this tournament, what to run, extra environment, and a node
+    budget (``nodes``, given to the bot as ``ARENA_NODES``; ``None`` leaves the manifest's).
 
     ``bot`` is what :func:`arena.manifest.resolve_bot` accepts: a built-in bot's name, a command
     line, or a manifest file (an absolute path once loaded).
@@ -42,6 +44,7 @@ class BotEntry:
     name: str
     bot: str
     env: Mapping[str, str] = field(default_factory=dict)
+    nodes: int | None = None
 
     def spec(self) -> BotSpec:
         """How to start this bot here (resolved on the machine that runs it).
@@ -49,11 +52,15 @@ class BotEntry:
         Raises :class:`~arena.manifest.ManifestError` if it cannot be resolved.
         """
         spec = resolve_bot(self.bot)
-        return replace(spec, name=self.name, env={**spec.env, **self.env})
+        nodes = {} if self.nodes is None else {ENV_NODES: str(self.nodes)}
+        return replace(spec, name=self.name, env={**spec.env, **self.env, **nodes})
 
     def to_plain(self) -> dict[str, Any]:
         """The entry as plain data, in the config file's shape (what the store keeps)."""
-        return {"name": self.name, "bot": self.bot, "env": dict(self.env)}
+        plain: dict[str, Any] = {"name": self.name, "bot": self.bot, "env": dict(self.env)}
+        if self.nodes is not None:
+            plain["nodes"] = self.nodes
+        return plain
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,7 +147,7 @@ _TOP_KEYS = {
     "trusted": "true or false",
     "bots": "an array of tables",
 }
-_BOT_KEYS = ("name", "bot", "env")
+_BOT_KEYS = ("name", "bot", "env", "nodes")
 
 
 class _Reader:
@@ -286,7 +293,8 @@ def _read_bots(top: _Reader, base: Path) -> tuple[BotEntry, ...]:
             spec = resolve_bot(text)
         except ManifestError as exc:
             raise reader.error("bot", str(exc)) from None
-        bots.append(BotEntry(reader.string("name", spec.name), text, dict(env)))
+        nodes = reader.integer("nodes", None, minimum=1) if "nodes" in item else None
+        bots.append(BotEntry(reader.string("name", spec.name), text, dict(env), nodes))
     names = [b.name for b in bots]
     for name in names:
         if names.count(name) > 1:

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -32,6 +31,8 @@ DEAL_REUSE = 4
 Joint = tuple[tuple[int, int], ...]
 #: Deals the hidden information of a root state anew for the searching seat.
 Dealer = Callable[[State, int, random.Random], State]
+#: Whether to run another iteration, given the iterations run so far (always true for 0).
+Continue = Callable[[int], bool]
 
 
 def determinize(root: State, seat: int, rng: random.Random) -> State:
@@ -75,21 +76,22 @@ def search(
     legal: tuple[int, ...],
     estimate: Estimator,
     playout: Playout,
-    stop: float,
+    more: Continue,
     rng: random.Random,
     dealer: Dealer = determinize,
 ) -> Verdict:
-    """Search from ``root`` (a state sampled from ``seat``'s view) until ``time.monotonic() >= stop``,
+    """Search from ``root`` (a state sampled from ``seat``'s view) while ``more(iterations)`` says so,
     playing on past the tree with ``playout`` before estimating; ``dealer`` deals the
     hidden information anew every few iterations.
 
-    At least one iteration runs. The answer is the most visited of ``legal`` at the root.
+    At least one iteration runs. The answer is the most visited of ``legal`` at the root; ``rng``
+    is the only source of chance, so equal iteration counts give equal answers.
     """
     tree = _Node()
     _seed_root(tree, root, seat, legal, estimate)
     iterations = 0
     deal = root
-    while iterations == 0 or time.monotonic() < stop:
+    while iterations == 0 or more(iterations):
         if iterations % DEAL_REUSE == 0:
             deal = dealer(root, seat, rng)
         _iterate(tree, deal.clone(), estimate, playout, rng)

@@ -71,8 +71,8 @@ def test_every_builtin_finishes_matches_inside_a_50ms_clock(
     _assert_clean(record)
     assert len(record.ranks) == config.players
     searched = [d.info for d in record.decisions if names[d.seat] == "ismcts" and d.info]
-    assert searched and all("iterations" in info and "value" in info for info in searched)
-    assert any(isinstance(info["iterations"], int) and info["iterations"] > 0 for info in searched)
+    assert searched and all("nodes" in info and "value" in info for info in searched)
+    assert any(isinstance(info["nodes"], int) and info["nodes"] > 0 for info in searched)
 
 
 @pytest.mark.parametrize("game", list(games().values()), ids=lambda g: g.key)

@@ -1,0 +1,133 @@
+"""How much the built-in bots think: a node budget repeats a seeded match move for move, and by the
+clock they use a fair share of a 20 ms move (read from what they report, not from timings)."""
+
+from __future__ import annotations
+
+import statistics
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from arena.clock import TimeControl
+from arena.handle import BotHandle, close_all
+from arena.manifest import BotSpec, ManifestError, load_manifest, resolve_bot
+from arena.record import MatchRecord
+from arena.referee import play_match
+from arena.tournament import TournamentError
+from arena.tournament.config import config_from_plain, parse_config
+from engine.core import Game
+from engine.registry import games
+from protocols.messages import ENV_NODES
+from protocols.transport import Hub
+
+#: Seat order of every table here.
+TABLE = ("ismcts", "greedy", "random")
+#: Node budgets small enough for a quick test, large enough that the searches branch.
+BUDGETS = {"ismcts": 60, "greedy": 3}
+#: A clock no node-budgeted search comes near: only the budget decides how much a bot thinks.
+SLACK = TimeControl.parse("5s")
+#: 20 ms a move; the grace is widened only to absorb a shared test machine's stalls.
+TIGHT = TimeControl.parse("20ms~200ms")
+GAMES = list(games().values())
+
+
+def _play(game: Game, hub: Hub, logs: Path, specs: list[BotSpec], clock: TimeControl) -> MatchRecord:
+    """One three-seat match on seed 5150 with freshly started bots."""
+    handles = BotHandle.launch_all(specs, hub, logs)
+    try:
+        for handle in handles:
+            assert handle.alive(), f"{handle.spec.name} did not start: {handle.failure}"
+        record = play_match(game, game.configure(3), 5150, handles, clock)
+    finally:
+        close_all(handles)
+    assert record.faults == (), record.faults
+    return record
+
+
+def _budgeted(hash_seed: str) -> list[BotSpec]:
+    """The table with node budgets, each process hashing strings with ``hash_seed``."""
+    specs = []
+    for name in TABLE:
+        env = {"PYTHONHASHSEED": hash_seed}
+        if name in BUDGETS:
+            env[ENV_NODES] = str(BUDGETS[name])
+        specs.append(replace(resolve_bot(name), env=env))
+    return specs
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.key)
+def test_a_node_budget_repeats_a_seeded_match(game: Game, hub: Hub, tmp_path: Path) -> None:
+    """The same seed and budgets, new processes with other string hashing: the same decisions, and
+    every search runs exactly its budget."""
+    first = _play(game, hub, tmp_path, _budgeted("1"), SLACK)
+    second = _play(game, hub, tmp_path, _budgeted("2"), SLACK)
+    assert [(d.seat, d.action) for d in first.decisions] == [(d.seat, d.action) for d in second.decisions]
+    for record in (first, second):
+        for decision in record.decisions:
+            name = TABLE[decision.seat]
+            if name in BUDGETS and decision.info and decision.info["nodes"]:
+                assert decision.info["nodes"] == BUDGETS[name]
+                assert "cut" not in decision.info
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.key)
+def test_searching_bots_think_through_a_20ms_move(game: Game, hub: Hub, tmp_path: Path) -> None:
+    """By the clock, ismcts spends a fair share of a 20 ms move (by its own account) on several
+    iterations, and greedy samples several states."""
+    record = _play(game, hub, tmp_path, [resolve_bot(name) for name in TABLE], TIGHT)
+    reports: dict[str, list[dict[str, object]]] = {"ismcts": [], "greedy": []}
+    for decision in record.decisions:
+        name = TABLE[decision.seat]
+        if name in reports and decision.info and decision.info["nodes"]:
+            reports[name].append(dict(decision.info))
+    ismcts, greedy = reports["ismcts"], reports["greedy"]
+    assert ismcts and greedy
+    assert statistics.median(float(str(r["nodes"])) for r in ismcts) >= 2
+    assert statistics.median(float(str(r["nodes"])) for r in greedy) >= 2
+    if game.key == "wongar":  # turn by turn: the whole move is the mover's (a draft divides it)
+        assert statistics.median(float(str(r["spent_ms"])) for r in ismcts) >= 0.3 * 20
+
+
+@pytest.mark.parametrize("value", ["-1", "0", "many", "2.5", ""])
+def test_a_bad_node_budget_stops_a_bot_with_one_line(value: str) -> None:
+    """A bot given a bad ``ARENA_NODES`` exits with status 2 and says why in one line."""
+    env = {"ARENA_ENDPOINT": "ipc:///nonexistent", "ARENA_TOKEN": "t", ENV_NODES: value}
+    done = subprocess.run(
+        [sys.executable, "-m", "bots.ismcts"], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert lines == [f"ismcts: {ENV_NODES} must be a positive whole number, not {value!r}"]
+
+
+def test_a_manifest_node_budget_reaches_the_bot_as_arena_nodes(tmp_path: Path) -> None:
+    """``nodes = N`` in a manifest becomes ``ARENA_NODES``; anything but a positive whole number is
+    refused in one line naming the file."""
+    manifest = tmp_path / "bot.toml"
+    manifest.write_text(f'name = "b"\ncommand = ["{sys.executable}", "-m", "bots.greedy"]\nnodes = 7\n')
+    assert load_manifest(manifest).env[ENV_NODES] == "7"
+    for bad in ("-1", "0", '"7"', "2.5", "true"):
+        manifest.write_text(f'name = "b"\ncommand = ["{sys.executable}", "-m", "bots.greedy"]\nnodes = {bad}\n')
+        with pytest.raises(ManifestError) as caught:
+            load_manifest(manifest)
+        assert str(caught.value).startswith(f"bot manifest {manifest}: 'nodes' must be a positive whole number")
+        assert "\n" not in str(caught.value)
+
+
+def test_a_tournament_node_budget_reaches_the_bot_and_is_stored(tmp_path: Path) -> None:
+    """``nodes`` in a ``[[bots]]`` entry wins over the manifest's, survives the store's round trip,
+    and is refused in one line when it is not a positive whole number."""
+    raw = {"name": "t", "game": "wongar", "table_size": 2, "time_control": "1s",
+           "bots": [{"bot": "greedy", "nodes": 9}, {"bot": "random"}]}
+    config = parse_config(raw, source="t.toml", base=tmp_path)
+    assert config.bots[0].spec().env[ENV_NODES] == "9"
+    assert ENV_NODES not in config.bots[1].spec().env
+    assert config_from_plain(config.to_plain()) == config
+    for bad, problem in ((0, "must be at least 1, not 0"), ("9", "expected a whole number, got str '9'")):
+        raw["bots"] = [{"bot": "greedy", "nodes": bad}, {"bot": "random"}]
+        with pytest.raises(TournamentError) as caught:
+            parse_config(raw, source="t.toml", base=tmp_path)
+        assert str(caught.value) == f"t.toml: bots[0].nodes: {problem}"
