@@ -7,7 +7,6 @@ from contextlib import contextmanager
 
 import typer
 from rich.console import Console
-from rich.markup import escape
 from rich.text import Text
 
 from arena.errors import ArenaError
@@ -23,8 +22,9 @@ USAGE_ERROR = 2
 
 
 def fail(message: str, code: int = USAGE_ERROR) -> typer.Exit:
-    """Print ``message`` (plain text, shown verbatim) on stderr and return the ``typer.Exit`` to raise."""
-    err_console.print(f"[bold red]error:[/] {escape(terminal(message))}", highlight=False)
+    """Print ``message`` (plain text, shown verbatim but inert: see :func:`arena.inert.terminal`) on
+    stderr and return the ``typer.Exit`` to raise."""
+    err_console.print(Text.assemble(("error:", "bold red"), " ", terminal(message, lines=True)))
     return typer.Exit(code)
 
 

@@ -10,6 +10,7 @@ import typer
 
 from arena.cli.common import console, user_errors
 from arena.cli.results import DEFAULT_DB, DbOpt, TournamentOpt, open_store
+from arena.inert import terminal
 from leaderboards.model import RatingSettings
 from leaderboards.publish import publish
 from leaderboards.render_html import render_html
@@ -80,6 +81,6 @@ def publish_command(
     with open_store(db) as store, user_errors():
         board = stored_leaderboard(store, tournament, settings)
         written = publish(board, out)
-    print(f"published {board.title}:")
+    print(f"published {terminal(board.title)}:")
     for path in (written.html, written.markdown, written.json):
         print(f"  {path}")
