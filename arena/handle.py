@@ -126,7 +126,7 @@ class BotHandle:
 
     def _spawn(self) -> None:
         assert self.log_dir is not None
-        env = {ENV_ENDPOINT: self.hub.endpoint, ENV_TOKEN: self.peer.token}
+        env = {ENV_ENDPOINT: self.peer.endpoint, ENV_TOKEN: self.peer.token}
         if self.hub.curve_public is not None:
             env[ENV_SERVER_KEY] = self.hub.curve_public.decode()
         log_path = self.log_dir / f"{self.spec.name}-{self.peer.token[:8]}.log"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import random
+import secrets
 import tempfile
 import time
 from collections.abc import Callable, Sequence
@@ -25,6 +26,7 @@ from arena.handle import HANDSHAKE_TIMEOUT, BotHandle, close_all
 from arena.manifest import BotSpec
 from arena.record import DecisionRecord, Fault, FaultKind, MatchRecord
 from engine.core import Game, MatchConfig, State, WireMap, derive_seed, seeded_rng
+from protocols.codec import INFO_LIMIT
 from protocols.errors import PeerGone
 from protocols.messages import Act, Action, End, Error, Start
 from protocols.transport import CurveKeys, Hub, Incoming
@@ -70,7 +72,8 @@ class _Reply:
 class _Seat:
     """One seat's bookkeeping for one match."""
 
-    __slots__ = ("handle", "clock", "strikes", "forfeited", "events_from", "fallback", "dropped")
+    __slots__ = ("handle", "clock", "strikes", "forfeited", "events_from", "fallback", "dropped",
+                 "info_dropped")
 
     def __init__(self, handle: BotHandle, control: TimeControl, fallback: random.Random) -> None:
         self.handle = handle
@@ -80,6 +83,7 @@ class _Seat:
         self.events_from = 0
         self.fallback = fallback
         self.dropped = 0
+        self.info_dropped = 0
 
 
 class _Match:
@@ -110,6 +114,8 @@ class _Match:
         self.decisions: list[DecisionRecord] = []
         self.faults: list[Fault] = []
         self.dropped_from_others = 0  # frames from connections not seated in this match
+        self.refused_before = self.hub.refused
+        self.peer_drops_before = [h.peer.dropped for h in handles]
 
     def fault(self, seat: int, kind: FaultKind, detail: str) -> None:
         """Record a fault; forfeit the seat after a crash, a failed start or its last strike."""
@@ -176,24 +182,27 @@ class _Match:
                 break
             wait = min(CRASH_CHECK, min(deadline[s] for s in outstanding) - now)
             incoming = self.hub.receive(max(0.0, wait))
-            received = time.monotonic()
             if incoming is None:
+                now = time.monotonic()
                 for seat in [s for s in outstanding if not self.seats[s].handle.alive()]:
                     del outstanding[seat]
-                    replies[seat] = self._silent(seat, received - sent[seat])
+                    replies[seat] = self._silent(seat, now - sent[seat])
                 continue
             sender = self.seat_of.get(id(incoming.peer))
             if sender is None or sender not in outstanding:
                 self._dropped(sender, incoming, "nothing asked")
                 continue
+            # Timed from the frame's arrival, not from when the referee got round to it.
             reply = self._judge(
-                sender, outstanding[sender], incoming, received - sent[sender], legal[sender]
+                sender, outstanding[sender], incoming, incoming.arrived - sent[sender], legal[sender]
             )
             if reply is None:
                 self._dropped(sender, incoming, f"waiting for seq {outstanding[sender]}")
             else:
                 del outstanding[sender]
                 replies[sender] = reply
+        for seat in movers:
+            self.hub.settle(self.seats[seat].handle.peer)
         return replies
 
     def _dropped(self, seat: int | None, incoming: Incoming, why: str) -> None:
@@ -248,6 +257,10 @@ class _Match:
         if message.action not in legal:
             return _Reply(elapsed, fault=FaultKind.ILLEGAL,
                           detail=f"action {message.action} is not among the legal {legal}")
+        if message.info_dropped:
+            self.seats[seat].info_dropped += 1
+            log.info("%s seat %d: dropped an info of %d bytes (limit %d)", self.match_id, seat,
+                     message.info_dropped, INFO_LIMIT)
         return _Reply(elapsed, action=message.action, info=message.info)
 
     def decide(self, movers: tuple[int, ...], on_decision: DecisionObserver | None) -> None:
@@ -300,8 +313,16 @@ class _Match:
             duration=time.monotonic() - started,
             detail={"match": self.match_id, "time_control": str(self.control),
                     "referee": f"arena {__version__}", "result": result.detail,
-                    "dropped": [book.dropped for book in self.seats]},
+                    "dropped": [book.dropped + book.handle.peer.dropped - before
+                                for book, before in zip(self.seats, self.peer_drops_before)],
+                    "info_dropped": [book.info_dropped for book in self.seats],
+                    "refused": self.hub.refused - self.refused_before},
         )
+
+
+def new_match_id() -> str:
+    """A fresh match id: random, so that nothing a bot sees identifies the deal."""
+    return secrets.token_hex(8)
 
 
 def final_ranks(ranks: Sequence[int], forfeited: Sequence[int]) -> tuple[int, ...]:
@@ -339,7 +360,7 @@ def play_match(
         raise RefereeError("one bot connection cannot play two seats of a match")
     started = time.monotonic()
     match = _Match(game, config, seed, seats, time_control, fault_policy,
-                   match_id or f"{config.game}-{seed}")
+                   match_id or new_match_id())
     match.begin()
     while not match.state.is_over():
         match.decide(match.state.to_move(), on_decision)

@@ -37,7 +37,8 @@ from protocols.messages import (
 
 @dataclass(frozen=True, slots=True)
 class Limits:
-    """Hard limits on one frame: bytes, nesting depth, items per container, bytes per string.
+    """Hard limits on one frame: bytes, nesting depth, items per container, bytes per string, and
+    the packed size of an ``action``'s ``info`` (``None``: no cap of its own).
 
     ``max_depth=None`` skips the header scan and keeps only msgpack's own nesting bound (1024
     levels, enforced in C): for frames from a trusted peer, where a scan would only cost time.
@@ -47,11 +48,16 @@ class Limits:
     max_depth: int | None = 32
     max_items: int = 1 << 16
     max_string: int = 1 << 16
+    max_info: int | None = None
 
 
+#: Bytes in one frame from a bot, by default (SPEC.md §2); the referee's own frames may be larger.
+BOT_FRAME_LIMIT = 64 << 10
+#: Packed bytes of an ``action``'s ``info`` that are kept; a larger ``info`` is dropped.
+INFO_LIMIT = 4 << 10
 #: For bytes from an untrusted peer: what the referee applies to every bot's frame.
-DEFAULT_LIMITS = Limits()
-#: For frames from the referee a bot chose to connect to: the same sizes, no depth scan.
+DEFAULT_LIMITS = Limits(max_frame=BOT_FRAME_LIMIT, max_info=INFO_LIMIT)
+#: For frames from the referee a bot chose to connect to: larger frames, no depth scan.
 TRUSTED_LIMITS = Limits(max_depth=None)
 
 _U8 = struct.Struct(">B")
@@ -66,15 +72,16 @@ _SIZED = {0xC4: _U8, 0xC5: _U16, 0xC6: _U32, 0xD9: _U8, 0xDA: _U16, 0xDB: _U32}
 _CONTAINERS = {0xDC: (_U16, 1), 0xDD: (_U32, 1), 0xDE: (_U16, 2), 0xDF: (_U32, 2)}
 
 
-def check_limits(frame: bytes, limits: Limits = DEFAULT_LIMITS) -> None:
+def check_limits(frame: bytes, limits: Limits = DEFAULT_LIMITS, *, depth_used: int = 0) -> None:
     """Raise :class:`ProtocolError` unless ``frame`` is exactly one msgpack value within ``limits``.
 
     Only headers are read: no value is built. Extension types are refused (the protocol has none).
+    ``depth_used``: nesting levels above this value (for a field of an enclosing map).
     """
     size = len(frame)
     if size > limits.max_frame:
         raise ProtocolError(f"frame of {size} bytes exceeds the limit of {limits.max_frame}")
-    max_depth = 1024 if limits.max_depth is None else limits.max_depth
+    max_depth = (1024 if limits.max_depth is None else limits.max_depth) - depth_used
     pos = 0
     pending = [1]  # values still expected at each open nesting level
     while pending:
@@ -110,7 +117,7 @@ def check_limits(frame: bytes, limits: Limits = DEFAULT_LIMITS) -> None:
                 )
             pending.append(per * items)
             if len(pending) - 1 > max_depth:
-                raise ProtocolError(f"nesting deeper than the limit of {max_depth}")
+                raise ProtocolError(f"nesting deeper than the limit of {max_depth + depth_used}")
         while pending and pending[-1] == 0:
             pending.pop()
     if pos != size:
@@ -142,25 +149,13 @@ def decode(frame: bytes, limits: Limits = DEFAULT_LIMITS) -> Message:
     """The message in ``frame``; raises :class:`ProtocolError` for anything malformed.
 
     Unknown fields are ignored (so a newer peer may add fields); missing or mistyped ones are not.
+    With a ``max_depth`` (an untrusted peer), unknown fields are skipped without being built and
+    only the known ones are scanned and unpacked, so a frame costs one pass in C plus the size of
+    what is kept; an ``info`` over ``max_info`` packed bytes is dropped (:attr:`Action.info_dropped`).
     """
-    if limits.max_depth is None:
-        if len(frame) > limits.max_frame:
-            raise ProtocolError(f"frame of {len(frame)} bytes exceeds the limit of {limits.max_frame}")
-    else:
-        check_limits(frame, limits)
-    try:
-        body = msgpack.unpackb(
-            frame,
-            raw=False,
-            strict_map_key=True,
-            max_str_len=limits.max_string,
-            max_bin_len=limits.max_string,
-            max_array_len=limits.max_items,
-            max_map_len=limits.max_items,
-            max_ext_len=0,
-        )
-    except (ValueError, TypeError, msgpack.UnpackException) as exc:
-        raise ProtocolError(f"not valid msgpack: {exc}") from None
+    if len(frame) > limits.max_frame:
+        raise ProtocolError(f"frame of {len(frame)} bytes exceeds the limit of {limits.max_frame}")
+    body = _unpack(frame, limits) if limits.max_depth is None else _known_fields(frame, limits)
     if not isinstance(body, dict):
         raise ProtocolError(f"a message must be a map, not {type(body).__name__}")
     kind = body.get("type")
@@ -168,6 +163,86 @@ def decode(frame: bytes, limits: Limits = DEFAULT_LIMITS) -> Message:
         known = ", ".join(sorted(_DECODERS))
         raise ProtocolError(f"unknown message type {kind!r}; types: {known}")
     return _DECODERS[kind](_Fields(kind, body))
+
+
+def _unpacker_options(limits: Limits) -> dict[str, Any]:
+    return {
+        "raw": False,
+        "strict_map_key": True,
+        "max_str_len": limits.max_string,
+        "max_bin_len": limits.max_string,
+        "max_array_len": limits.max_items,
+        "max_map_len": limits.max_items,
+        "max_ext_len": 0,
+    }
+
+
+def _unpack(frame: bytes, limits: Limits) -> Any:
+    """The whole value in ``frame`` (msgpack's own limits only)."""
+    try:
+        return msgpack.unpackb(frame, **_unpacker_options(limits))
+    except (ValueError, TypeError, msgpack.UnpackException) as exc:
+        raise ProtocolError(f"not valid msgpack: {exc}") from None
+
+
+#: Every field name of every message: the only fields an untrusted frame has unpacked.
+_KNOWN_FIELDS = frozenset(
+    {"type", "seq", "protocol", "name", "version", "token", "server", "match", "game", "variant",
+     "knobs", "seat", "players", "seed", "actions", "clock", "grace_ms", "ply", "observation",
+     "legal", "events", "action", "info", "scores", "ranks", "forfeited", "reason", "message"}
+)
+_MAP_BYTES = frozenset(range(0x80, 0x90)) | {0xDE, 0xDF}
+_STR_BYTES = frozenset(range(0xA0, 0xC0)) | {0xD9, 0xDA, 0xDB}
+_NEVER_ALLOWED = frozenset({0xC1, 0xC7, 0xC8, 0xC9, 0xD4, 0xD5, 0xD6, 0xD7, 0xD8})
+
+
+def _known_fields(frame: bytes, limits: Limits) -> dict[str, Any]:
+    """The known fields of the map in ``frame``, each checked against ``limits`` before it is
+    built; unknown fields are skipped (parsed in C, never built)."""
+    if not frame:
+        raise ProtocolError("frame ends in the middle of a value")
+    if frame[0] not in _MAP_BYTES:
+        check_limits(frame[:1] if frame[0] in _NEVER_ALLOWED else b"\xc0", limits)
+        raise ProtocolError("a message must be a map")
+    unpacker = msgpack.Unpacker(max_buffer_size=len(frame), **_unpacker_options(limits))
+    unpacker.feed(frame)
+    body: dict[str, Any] = {}
+    try:
+        count = unpacker.read_map_header()
+        if count > limits.max_items:
+            raise ProtocolError(f"container of {count} items exceeds the limit of {limits.max_items}")
+        for _ in range(count):
+            start = unpacker.tell()
+            if start >= len(frame) or frame[start] not in _STR_BYTES:
+                raise ProtocolError("not valid msgpack: the keys of a message must be strings")
+            key = unpacker.unpack()
+            begin = unpacker.tell()
+            unpacker.skip()
+            if key not in _KNOWN_FIELDS:
+                continue
+            if key in body:
+                raise ProtocolError(f"field {key!r} appears twice")
+            value = frame[begin : unpacker.tell()]
+            if key == "info" and limits.max_info is not None and len(value) > limits.max_info:
+                body[key] = _DroppedInfo(len(value))
+                continue
+            check_limits(value, limits, depth_used=1)
+            body[key] = _unpack(value, limits)
+        end = unpacker.tell()
+    except msgpack.OutOfData:
+        raise ProtocolError("frame ends in the middle of a header or value") from None
+    except (ValueError, TypeError, msgpack.UnpackException) as exc:
+        raise ProtocolError(f"not valid msgpack: {exc}") from None
+    if end != len(frame):
+        raise ProtocolError(f"{len(frame) - end} bytes after the end of the message")
+    return body
+
+
+@dataclass(frozen=True, slots=True)
+class _DroppedInfo:
+    """Stands for an ``info`` over the cap: only its packed size is kept."""
+
+    size: int
 
 
 class _Fields:
@@ -214,6 +289,13 @@ class _Fields:
 
     def opt_mapping(self, name: str) -> WireMap | None:
         return None if self._body.get(name) is None else self.mapping(name)
+
+    def info(self) -> tuple[WireMap | None, int]:
+        """An action's ``info`` and, if it was dropped over the cap, its packed size (else 0)."""
+        value = self._body.get("info")
+        if isinstance(value, _DroppedInfo):
+            return None, value.size
+        return self.opt_mapping("info"), 0
 
     def array(self, name: str) -> list[Wire]:
         value = self._body.get(name)
@@ -285,7 +367,7 @@ _DECODERS: dict[str, Callable[[_Fields], Message]] = {
         f.integer("seq"), f.integer("seat"), f.integer("ply"), f.mapping("observation"), f.integers("legal"),
         f.array("events"), f.clock("clock"),
     ),
-    "action": lambda f: Action(f.integer("seq"), f.integer("action"), f.opt_integer("seat"), f.opt_mapping("info")),
+    "action": lambda f: Action(f.integer("seq"), f.integer("action"), f.opt_integer("seat"), *f.info()),
     "end": lambda f: End(
         f.text("match"), f.integer("seat"), f.integers("scores"), f.integers("ranks"), f.integers("forfeited"),
         f.array("events"),

@@ -93,12 +93,15 @@ class Action:
     """Bot → referee: the chosen action id for the ``act`` numbered ``seq``.
 
     ``seat``, when given, must be the seat of that ``act``; ``info`` is free-form and logged.
+    ``info_dropped``: on receipt, the packed size of an ``info`` the referee dropped as too large
+    (never sent).
     """
 
     seq: int
     action: int
     seat: int | None = None
     info: WireMap | None = None
+    info_dropped: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,13 +7,28 @@ expects with :meth:`Hub.expect`, which returns a :class:`Peer` holding a fresh t
 message to the caller tagged with its peer. A hub belongs to one thread (ZeroMQ sockets are not
 thread-safe); run one hub per thread to play matches in parallel.
 
-Nothing a peer sends can make the hub buffer without bound: libzmq drops a frame larger than
-:data:`OVERSIZE_FACTOR` times the codec's frame limit and closes that connection (the peer is then
-marked lost, see below); at most :data:`QUEUE_FRAMES` frames wait per connection in each direction
-(beyond that a sender is held back by the transport, and a send to a peer that does not read fails
-as :class:`PeerGone`). A peer whose connection closes is marked ``lost``: the hub learns it from the
-socket's monitor, and from any later frame arriving on the same file descriptor under a new
-identity (libzmq reconnects a dropped DEALER under a new identity, which has not said hello).
+Nothing a peer sends can make the hub buffer without bound, or work for long (SPEC.md §2):
+
+* libzmq drops a frame larger than :data:`OVERSIZE_FACTOR` times the codec's frame limit (64 KiB
+  from bots by default) and closes that connection; at most :data:`QUEUE_FRAMES` frames wait per
+  connection in each direction (a send to a peer that does not read fails as :class:`PeerGone`).
+* Authentication comes before decoding: a sender that has not said hello may send one small frame
+  (at most :data:`HELLO_LIMIT` bytes); anything larger, undecodable or not a ``hello`` is dropped
+  without being decoded, and after :data:`STRANGER_STRIKES` such frames its connection is ignored.
+* A connected peer's frames are decoded only while it has an ``act`` or ``ping`` outstanding (sent
+  with :meth:`Hub.send`, ended by a reply with its ``seq`` or :meth:`Hub.settle`), and at most
+  :data:`DECODES_PER_REQUEST` of them per request; anything else is dropped undecoded and counted.
+* Every frame is stamped with the time it was taken off the socket, and pending frames are taken
+  off (cheaply, undecoded) before any is decoded, so a hub busy with one peer's junk never delays
+  the arrival time of another peer's reply.
+
+A peer whose connection closes is marked ``lost``: the hub learns it from the socket's monitor,
+and from any later frame arriving on the same file descriptor under a new identity (libzmq
+reconnects a dropped DEALER under a new identity, which has not said hello).
+
+On an ``ipc://`` hub every expected peer also gets an endpoint of its own (:attr:`Peer.endpoint`)
+in a folder of its own, mode 0700, so that a sandbox can let a bot reach its own socket and no
+other.
 
 Hosting a remote bot with encryption (the bot's side is in SPEC.md §1)::
 
@@ -26,12 +41,15 @@ Hosting a remote bot with encryption (the bot's side is in SPEC.md §1)::
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import logging
 import os
 import secrets
 import shutil
 import tempfile
 import time
+from collections import OrderedDict, deque
 from dataclasses import dataclass, field
 
 import zmq
@@ -39,7 +57,7 @@ from zmq.utils.monitor import parse_monitor_message
 
 from protocols.codec import DEFAULT_LIMITS, Limits, decode, encode
 from protocols.errors import PeerGone, ProtocolError
-from protocols.messages import PROTOCOL_VERSION, Error, Hello, Message, Ping, Pong, Welcome
+from protocols.messages import PROTOCOL_VERSION, Act, Action, Error, Hello, Message, Ping, Pong, Welcome
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +69,20 @@ OVERSIZE_FACTOR = 2
 #: Frames refused from senders that have not said hello, and frames dropped while the hub waits, are
 #: each logged individually up to this many; beyond, they are only counted.
 REFUSALS_LOGGED = 20
+#: Bytes of the one frame a sender that has not said hello may send (a ``hello``).
+HELLO_LIMIT = 512
+#: Refused frames from one connection that has not said hello, after which it is ignored.
+STRANGER_STRIKES = 3
+#: Connections remembered as ignored (the oldest are forgotten first).
+IGNORED_KEPT = 4096
+#: Frames from one peer decoded per outstanding request; the rest are dropped undecoded.
+DECODES_PER_REQUEST = 4
+#: Frames taken off the socket (undecoded) in one go.
+DRAIN_BATCH = 256
+#: Longest a name or version in ``hello`` may be, in characters.
+NAME_LIMIT = 64
+#: Limits for a ``hello`` from a sender not yet known.
+_HELLO_LIMITS = Limits(max_frame=HELLO_LIMIT, max_depth=2, max_items=16, max_string=HELLO_LIMIT)
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,16 +103,25 @@ class CurveKeys:
 
 @dataclass(eq=False)
 class Peer:
-    """One expected bot: its token, a label for logs, and what its ``hello`` said once connected."""
+    """One expected bot: its token, a label for logs, and what its ``hello`` said once connected.
 
-    token: str
+    ``endpoint``: where this bot connects (its own on an ``ipc://`` hub); ``awaiting``: the ``seq``
+    of its outstanding ``act`` or ``ping``, if any; ``dropped``: its frames dropped undecoded.
+    """
+
+    token: str = field(repr=False)
     label: str
+    endpoint: str = ""
     identity: bytes | None = None
     name: str = ""
     version: str = ""
     lost: bool = False
     connected_at: float = field(default=0.0, repr=False)
     fd: int | None = field(default=None, repr=False)
+    awaiting: int | None = field(default=None, repr=False)
+    asked_at: float = field(default=0.0, repr=False)
+    decodes_left: int = field(default=0, repr=False)
+    dropped: int = 0
 
     @property
     def connected(self) -> bool:
@@ -90,11 +131,28 @@ class Peer:
 
 @dataclass(frozen=True, slots=True)
 class Incoming:
-    """One frame from a connected peer: the decoded ``message``, or the ``error`` that decoding raised."""
+    """One frame from a connected peer: the decoded ``message``, or the ``error`` that decoding
+    raised, and ``arrived``, when it was taken off the socket (``time.monotonic()``)."""
 
     peer: Peer
     message: Message | None
     error: ProtocolError | None = None
+    arrived: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class _Frame:
+    """A message as taken off the socket: routing identity, its frames, descriptor, arrival."""
+
+    identity: bytes
+    parts: list[bytes]
+    fd: int
+    arrived: float
+
+
+def _digest(token: str) -> bytes:
+    """What peers are filed under, so that finding one takes no time that depends on the token."""
+    return hashlib.blake2b(token.encode(), digest_size=16).digest()
 
 
 class Hub:
@@ -110,15 +168,18 @@ class Hub:
     ) -> None:
         self._limits = limits
         self._server = server
-        self._peers_by_token: dict[str, Peer] = {}
+        self._peers_by_digest: dict[bytes, Peer] = {}
         self._peers_by_identity: dict[bytes, Peer] = {}
         self._peers_by_fd: dict[int, Peer] = {}
+        self._private: dict[int, str] = {}  # id(peer) → its own ipc folder
+        self._strikes: OrderedDict[bytes, int] = OrderedDict()  # senders not yet known
+        self._queue: deque[_Frame] = deque()
         self._seq = 0
         self._tmpdir: str | None = None
         #: Frames refused because their sender had not said hello (or was refused).
         self.refused = 0
-        #: Frames from connected peers dropped by the hub: second hellos, and frames arriving while
-        #: it waited for handshakes or a pong.
+        #: Frames from connected peers dropped by the hub, most of them undecoded: frames nothing
+        #: was asked for, frames beyond a request's decoding allowance, second hellos.
         self.dropped = 0
         self.curve_public: bytes | None = curve.public if curve else None
         self._context = zmq.Context()
@@ -141,6 +202,8 @@ class Hub:
                 self._socket.curve_server = True
             if endpoint is None:
                 self._tmpdir = tempfile.mkdtemp(prefix="arena-hub-")
+                # Traversable, not listable: each bot's own folder inside has its own owner.
+                os.chmod(self._tmpdir, 0o711)
                 endpoint = f"ipc://{os.path.join(self._tmpdir, 'hub.sock')}"
             self._socket.bind(endpoint)
             self.endpoint: str = self._socket.getsockopt_string(zmq.LAST_ENDPOINT)
@@ -170,22 +233,56 @@ class Hub:
             shutil.rmtree(self._tmpdir, ignore_errors=True)
 
     def expect(self, label: str, token: str | None = None) -> Peer:
-        """Allow one bot to connect with ``token`` (a fresh random one by default)."""
+        """Allow one bot to connect with ``token`` (a fresh random 128-bit one by default).
+
+        On an ``ipc://`` hub the peer gets an endpoint of its own; raises :class:`ProtocolError`
+        if it cannot be bound.
+        """
         token = token or secrets.token_hex(16)
-        if token in self._peers_by_token:
+        digest = _digest(token)
+        if digest in self._peers_by_digest:
             raise ValueError(f"token for {label!r} is already expected")
-        peer = Peer(token, label)
-        self._peers_by_token[token] = peer
+        peer = Peer(token, label, self.endpoint)
+        if self._tmpdir is not None:
+            peer.endpoint = self._bind_private(peer)
+        self._peers_by_digest[digest] = peer
         return peer
+
+    def private_folder(self, peer: Peer) -> str | None:
+        """The folder holding ``peer``'s own socket (``None`` off ``ipc://``), for a sandbox to
+        bind and hand to the bot's identity."""
+        return self._private.get(id(peer))
+
+    def _bind_private(self, peer: Peer) -> str:
+        assert self._tmpdir is not None
+        folder = tempfile.mkdtemp(prefix="peer-", dir=self._tmpdir)
+        endpoint = f"ipc://{os.path.join(folder, 'hub.sock')}"
+        try:
+            self._socket.bind(endpoint)
+        except zmq.ZMQError as exc:
+            shutil.rmtree(folder, ignore_errors=True)
+            raise ProtocolError(f"cannot bind {endpoint}: {exc}") from None
+        self._private[id(peer)] = folder
+        return endpoint
 
     def forget(self, peer: Peer) -> None:
         """Stop accepting anything from ``peer``; its token may be expected again."""
-        self._peers_by_token.pop(peer.token, None)
+        digest = _digest(peer.token)
+        if self._peers_by_digest.get(digest) is peer:
+            del self._peers_by_digest[digest]
         if peer.identity is not None:
             self._peers_by_identity.pop(peer.identity, None)
         if peer.fd is not None and self._peers_by_fd.get(peer.fd) is peer:
             del self._peers_by_fd[peer.fd]
         peer.lost = True
+        peer.awaiting = None
+        folder = self._private.pop(id(peer), None)
+        if folder is not None:
+            try:
+                self._socket.unbind(peer.endpoint)
+            except zmq.ZMQError:
+                pass
+            shutil.rmtree(folder, ignore_errors=True)
 
     def next_seq(self) -> int:
         """A sequence number never used before on this hub."""
@@ -193,7 +290,11 @@ class Hub:
         return self._seq
 
     def send(self, peer: Peer, message: Message) -> None:
-        """Send ``message`` to a connected peer; raises :class:`PeerGone` if it cannot be routed."""
+        """Send ``message`` to a connected peer; raises :class:`PeerGone` if it cannot be routed.
+
+        An ``act`` or ``ping`` becomes the peer's outstanding request: its frames are decoded
+        from now until a reply with that ``seq`` (or :meth:`settle`).
+        """
         if peer.identity is None or peer.lost:
             raise PeerGone(f"{peer.label} is not connected")
         frame = encode(message)
@@ -202,7 +303,15 @@ class Hub:
         except zmq.ZMQError as exc:
             peer.lost = True
             raise PeerGone(f"{peer.label}: cannot send ({exc})") from None
+        if isinstance(message, (Act, Ping)):
+            peer.awaiting = message.seq
+            peer.asked_at = time.monotonic()
+            peer.decodes_left = DECODES_PER_REQUEST
         log.debug("→ %s %r", peer.label, message)
+
+    def settle(self, peer: Peer) -> None:
+        """End ``peer``'s outstanding request: its frames are dropped undecoded from now on."""
+        peer.awaiting = None
 
     def receive(self, timeout: float) -> Incoming | None:
         """The next frame from a connected peer within ``timeout`` seconds, or ``None``.
@@ -221,16 +330,30 @@ class Hub:
 
         A closed connection also counts as something that came (its peer is marked lost).
         """
-        ready = dict(self._poller.poll(max(0, int(timeout * 1000 + 0.999))))
-        # A closed connection whose event is not read yet is caught by the descriptor check below.
-        closed = self._monitor in ready and self._drain_monitor()
-        if self._socket not in ready:
+        closed = False
+        if not self._queue:
+            ready = dict(self._poller.poll(max(0, int(timeout * 1000 + 0.999))))
+            # A closed connection whose event is not read yet is caught by the descriptor check.
+            closed = self._monitor in ready and self._drain_monitor()
+            if self._socket in ready:
+                self._take_pending()
+        if not self._queue:
             return closed, None
-        frames = self._socket.recv_multipart(copy=False)
-        parts = [frame.bytes for frame in frames]
-        fd = int(frames[-1].get(zmq.SRCFD))
-        self._check_reused_fd(parts[0], fd)
-        return True, self._accept(parts, fd)
+        frame = self._queue.popleft()
+        self._check_reused_fd(frame.identity, frame.fd)
+        return True, self._accept(frame)
+
+    def _take_pending(self) -> None:
+        """Take the frames waiting on the socket (up to :data:`DRAIN_BATCH`) into the queue,
+        undecoded, each stamped with the time it was taken."""
+        for _ in range(DRAIN_BATCH):
+            try:
+                frames = self._socket.recv_multipart(flags=zmq.NOBLOCK, copy=False)
+            except zmq.Again:
+                return
+            arrived = time.monotonic()
+            fd = int(frames[-1].get(zmq.SRCFD))
+            self._queue.append(_Frame(frames[0].bytes, [f.bytes for f in frames[1:]], fd, arrived))
 
     def _drain_monitor(self) -> bool:
         """Mark the peers of connections the socket reports closed as lost; whether there were any."""
@@ -291,49 +414,91 @@ class Hub:
         if self.dropped <= REFUSALS_LOGGED:
             log.info("%s: dropped %s %s", peer.label, what, why)
 
-    def _refuse_frame(self, why: str) -> None:
+    def _drop_undecoded(self, peer: Peer, frame: _Frame, why: str) -> None:
+        peer.dropped += 1
+        self._drop(peer, f"a frame of {sum(map(len, frame.parts))} bytes", why)
+
+    def _refuse_frame(self, identity: bytes, why: str) -> None:
+        """Count a refused frame from a sender not yet known; ignore it after its last strike."""
         self.refused += 1
+        strikes = self._strikes.pop(identity, 0) + 1
+        self._strikes[identity] = strikes
+        while len(self._strikes) > IGNORED_KEPT:
+            self._strikes.popitem(last=False)
         if self.refused <= REFUSALS_LOGGED:
             log.warning("%s", why)
         elif self.refused == REFUSALS_LOGGED + 1:
             log.warning("refusing more frames from unknown senders; counting them in Hub.refused")
 
-    def _accept(self, parts: list[bytes], fd: int = -1) -> Incoming | None:
-        identity = parts[0]
-        peer = self._peers_by_identity.get(identity)
-        if len(parts) != 2:
-            error = ProtocolError(f"expected one frame per message, got {len(parts) - 1}")
-            if peer is None:
-                self._refuse_frame(f"unknown sender: {error}")
-                return None
-            return Incoming(peer, None, error)
-        frame = parts[1]
-        try:
-            message = decode(frame, self._limits)
-        except ProtocolError as exc:
-            if peer is None:
-                self._refuse_frame(f"unknown sender sent a malformed frame: {exc}")
-                return None
-            log.debug("← %s malformed: %s", peer.label, exc)
-            return Incoming(peer, None, exc)
+    def _accept(self, frame: _Frame) -> Incoming | None:
+        peer = self._peers_by_identity.get(frame.identity)
         if peer is None:
-            if isinstance(message, Hello):
-                self._handshake(identity, message, fd)
-            else:
-                self._refuse_frame(f"refused {type(message).__name__} from a sender that has not said hello")
+            self._accept_stranger(frame)
             return None
+        if peer.awaiting is None or frame.arrived < peer.asked_at:
+            self._drop_undecoded(peer, frame, "(nothing asked)")
+            return None
+        if peer.decodes_left <= 0:
+            self._drop_undecoded(peer, frame, "(beyond the frames decoded per request)")
+            return None
+        peer.decodes_left -= 1
+        if len(frame.parts) != 1:
+            error = ProtocolError(f"expected one frame per message, got {len(frame.parts)}")
+            peer.awaiting = None
+            return Incoming(peer, None, error, frame.arrived)
+        # Whatever waits behind this frame is stamped before the time spent decoding it.
+        self._take_pending()
+        try:
+            message = decode(frame.parts[0], self._limits)
+        except ProtocolError as exc:
+            log.debug("← %s malformed: %s", peer.label, exc)
+            peer.awaiting = None
+            return Incoming(peer, None, exc, frame.arrived)
         if isinstance(message, Hello):
             self._drop(peer, "a second hello", "(already connected)")
             return None
+        if isinstance(message, (Action, Pong, Error)) and message.seq == peer.awaiting:
+            peer.awaiting = None
         log.debug("← %s %r", peer.label, message)
-        return Incoming(peer, message)
+        return Incoming(peer, message, None, frame.arrived)
 
-    def _handshake(self, identity: bytes, hello: Hello, fd: int) -> None:
-        peer = self._peers_by_token.get(hello.token)
-        if peer is None:
-            self._refuse(identity, f"unknown token from bot {hello.name!r}")
+    def _accept_stranger(self, frame: _Frame) -> None:
+        """A frame from a sender that has not said hello: a small ``hello``, or refused undecoded."""
+        identity = frame.identity
+        strikes = self._strikes.get(identity, 0)
+        if strikes >= STRANGER_STRIKES:
+            self.refused += 1
+            return
+        if len(frame.parts) != 1:
+            self._refuse_frame(identity, f"unknown sender: {len(frame.parts)} frames in one message")
+            return
+        if len(frame.parts[0]) > HELLO_LIMIT:
+            self._refuse_frame(
+                identity, f"unknown sender sent {len(frame.parts[0])} bytes before saying hello"
+            )
+            return
+        try:
+            message = decode(frame.parts[0], _HELLO_LIMITS)
+        except ProtocolError as exc:
+            self._refuse_frame(identity, f"unknown sender sent a malformed frame: {exc}")
+            return
+        if not isinstance(message, Hello):
+            self._refuse_frame(
+                identity, f"refused {type(message).__name__} from a sender that has not said hello"
+            )
+            return
+        if not self._handshake(identity, message, frame.fd):
+            self._refuse_frame(identity, "refused a hello")
+
+    def _handshake(self, identity: bytes, hello: Hello, fd: int) -> bool:
+        """Connect the peer whose token ``hello`` carries, or answer ``error``; whether it did."""
+        peer = self._peers_by_digest.get(_digest(hello.token))
+        if peer is None or not hmac.compare_digest(peer.token.encode(), hello.token.encode()):
+            self._refuse(identity, f"unknown token from bot {hello.name[:NAME_LIMIT]!r}")
         elif peer.identity is not None:
             self._refuse(identity, f"token of {peer.label} is already connected")
+        elif len(hello.name) > NAME_LIMIT or len(hello.version) > NAME_LIMIT:
+            self._refuse(identity, f"name and version may have at most {NAME_LIMIT} characters")
         elif hello.protocol < PROTOCOL_VERSION:
             # ``hello.protocol`` is the newest version the bot speaks; a newer bot is answered
             # with the version this referee speaks, and must speak that.
@@ -350,7 +515,9 @@ class Hub:
                 peer.fd = fd
                 self._peers_by_fd[fd] = peer
             self._raw_send(identity, Welcome(PROTOCOL_VERSION, self._server))
-            log.info("%s connected as %s %s", peer.label, hello.name, hello.version)
+            log.info("%s connected as %r %r", peer.label, hello.name, hello.version)
+            return True
+        return False
 
     def _refuse(self, identity: bytes, reason: str) -> None:
         log.warning("refused a hello: %s", reason)

@@ -45,9 +45,8 @@ def play_in_pool(pool: BotPool, job: MatchJob) -> Outcome:
     handles = pool.seat(specs, job.generation)
     labels = tuple(pool.label(h) for h in handles)
     try:
-        record = play_match(
-            game, config, job.seed, handles, control, FaultPolicy(job.strikes), match_id=job.game_id
-        )
+        # The stored game id is derived from the master seed: the bots get a random match id.
+        record = play_match(game, config, job.seed, handles, control, FaultPolicy(job.strikes))
     except (ArenaError, ProtocolError) as exc:
         return JobFailed(job.game_id, f"{type(exc).__name__}: {exc}")
     finally:

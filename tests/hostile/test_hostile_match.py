@@ -49,6 +49,7 @@ ATTACKS = [
     Attack("shape", (M, M), detail="action"),
     Attack("deep", (M, M), detail="nesting deeper"),
     Attack("big", (M, M), detail="exceeds the limit"),
+    Attack("fat-info", ()),
     Attack("huge", (C,), detail="connection lost"),
     Attack("wrong-seat", (M, M), detail="claims seat"),
     Attack("illegal", (I, I), detail="not among the legal"),
@@ -83,6 +84,10 @@ def test_attack_is_contained(
             dropped = record.detail["dropped"]
             assert isinstance(dropped, list) and dropped[1:] == [0, 0]
             assert dropped[0] in (len(own) - 1, len(own))
+        if attack.mode == "fat-info":
+            # Over the cap: dropped and counted, never stored, not a fault.
+            assert record.detail["info_dropped"] == [len(own), 0, 0]
+            assert all(d.info is None for d in own)
         if attack.mode == "fork":
             assert len(live_group_members(group)) == 201
     finally:

@@ -23,6 +23,8 @@ from protocols.messages import (
     ClockMs,
     Error,
     Hello,
+    Ping,
+    Pong,
     Welcome,
 )
 from protocols.transport import REFUSALS_LOGGED, CurveKeys, Hub
@@ -118,8 +120,12 @@ def test_handshake_refusals(raw_dealer: zmq.Socket[bytes]) -> None:
         # a bot that also speaks a newer version is told the version to use
         assert exchange(hub, raw_dealer, Hello(2, "newer", "1", peer.token)) == Welcome(1, "arena")
         raw_dealer.send(msgpack.packb({"type": "pong", "seq": 1}))
+        assert hub.receive(0.3) is None and peer.dropped == 1  # nothing was asked
+        seq = hub.next_seq()
+        hub.send(peer, Ping(seq))
+        raw_dealer.send(msgpack.packb({"type": "pong", "seq": seq}))
         incoming = hub.receive(2)
-        assert incoming is not None and incoming.peer is peer
+        assert incoming is not None and incoming.peer is peer and incoming.message == Pong(seq)
         other: zmq.Socket[bytes] = zmq.Context.instance().socket(zmq.DEALER)
         other.setsockopt(zmq.LINGER, 0)
         try:
@@ -133,7 +139,7 @@ def test_handshake_refusals(raw_dealer: zmq.Socket[bytes]) -> None:
             other.close()
 
 
-def test_repeated_hellos_from_a_connected_peer_are_dropped_counted_and_logged_a_few_times(
+def test_unasked_frames_from_a_connected_peer_are_dropped_counted_and_logged_a_few_times(
     raw_dealer: zmq.Socket[bytes], caplog: pytest.LogCaptureFixture
 ) -> None:
     with Hub() as hub:
@@ -142,12 +148,15 @@ def test_repeated_hellos_from_a_connected_peer_are_dropped_counted_and_logged_a_
         assert exchange(hub, raw_dealer, Hello(1, "ok", "1", peer.token)) == Welcome(1, "arena")
         for _ in range(3 * REFUSALS_LOGGED):
             raw_dealer.send(encode(Hello(1, "again", "1", peer.token)))
-        raw_dealer.send(msgpack.packb({"type": "pong", "seq": 7}))
         with caplog.at_level("INFO", logger="protocols.transport"):
-            incoming = hub.receive(5)
+            assert hub.receive(0.5) is None
+        seq = hub.next_seq()
+        hub.send(peer, Ping(seq))
+        raw_dealer.send(msgpack.packb({"type": "pong", "seq": seq}))
+        incoming = hub.receive(5)
         assert incoming is not None and incoming.peer is peer and peer.connected
-        assert hub.dropped == 3 * REFUSALS_LOGGED
-        logged = [r for r in caplog.records if "a second hello" in r.getMessage()]
+        assert hub.dropped == peer.dropped == 3 * REFUSALS_LOGGED
+        logged = [r for r in caplog.records if "nothing asked" in r.getMessage()]
         assert len(logged) == REFUSALS_LOGGED
 
 
@@ -156,6 +165,7 @@ def test_malformed_frame_from_a_peer_is_reported_with_the_peer(raw_dealer: zmq.S
         peer = hub.expect("x")
         raw_dealer.connect(hub.endpoint)
         assert exchange(hub, raw_dealer, Hello(1, "ok", "1", peer.token)) == Welcome(1, "arena")
+        hub.send(peer, Ping(hub.next_seq()))
         raw_dealer.send(b"\xc1")
         incoming = hub.receive(5)
         assert incoming is not None and incoming.peer is peer and incoming.message is None

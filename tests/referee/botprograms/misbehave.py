@@ -119,7 +119,9 @@ def main() -> None:
             socket.send(msgpack.packb(wrong[acts % len(wrong)]))
             continue
         elif mode == "big":
-            reply["info"] = {"pad": b"\0" * (3 << 19)}
+            reply["info"] = {"pad": b"\0" * (96 << 10)}
+        elif mode == "fat-info":
+            reply["info"] = {"pad": "x" * 8000}
         elif mode == "huge" and acts == 1:
             socket.send(b"\0" * (64 << 20))
         elif mode == "flood" and acts <= 3:
