@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-import random
+import secrets
 import time
 from pathlib import Path
 from typing import Annotated
@@ -66,7 +66,7 @@ def play_command(
         policy = FaultPolicy(strikes)
     if delay < 0:
         raise fail("--delay cannot be negative")
-    seed = random.randrange(2**32) if seed is None else seed
+    seed = secrets.randbits(64) if seed is None else seed
     if watch:
         with Live(console=console, auto_refresh=False) as live:
             def show(state: State, decision: DecisionRecord) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import enum
 import hashlib
 import json
+import secrets
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -83,6 +84,9 @@ class TournamentConfig:
     trusted: bool
     bots: tuple[BotEntry, ...]
     pin_cpus: bool = True
+    #: The config named no seed, so ``seed`` was drawn at random (64 bits, from ``secrets``); a
+    #: stored tournament of the same name keeps its own (:func:`arena.tournament.runner.keep_stored_seed`).
+    seed_drawn: bool = False
 
     def bot(self, name: str) -> BotEntry:
         """The entry named ``name``; ``KeyError`` if there is none."""
@@ -266,11 +270,12 @@ def parse_config(raw: Mapping[str, Any], source: str, base: Path) -> TournamentC
         deals=top.integer("deals", 1, minimum=1),
         time_control=time_control,
         strikes=top.integer("strikes", 3, minimum=1),
-        seed=top.integer("seed", 0, minimum=0),
+        seed=secrets.randbits(64) if "seed" not in raw else top.integer("seed", 0, minimum=0),
         concurrency=top.integer("concurrency", 0, minimum=0),
         trusted=top.boolean("trusted", False),
         bots=bots,
         pin_cpus=top.boolean("pin_cpus", True),
+        seed_drawn="seed" not in raw,
     )
 
 

@@ -7,7 +7,7 @@ whose ids are missing.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from arena.manifest import ManifestError
 from arena.record import MatchRecord
@@ -39,6 +39,16 @@ class RunSummary:
         return self.total - self.already - self.played
 
 
+def keep_stored_seed(store: Store, config: TournamentConfig) -> TournamentConfig:
+    """``config``, with the seed of the stored tournament of its name if its own was drawn at
+    random (a config without ``seed`` run again continues what it started)."""
+    if config.seed_drawn:
+        for row in store.tournaments():
+            if row.name == config.name:
+                return replace(config, seed=int(row.config["seed"]), seed_drawn=False)
+    return config
+
+
 def register(store: Store, config: TournamentConfig) -> Schedule:
     """Store the tournament (or check it matches the stored one) and return its schedule."""
     schedule = build_schedule(config)
@@ -66,6 +76,7 @@ def run_tournament(
     """
     abandon = True
     try:
+        config = keep_stored_seed(store, config)
         schedule = register(store, config)
         stored = store.stored_ids(config.name)
         pending = [g for g in schedule if g.id not in stored]
