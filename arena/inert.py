@@ -61,3 +61,11 @@ class InertFormatter(logging.Formatter):
     def formatMessage(self, record: logging.LogRecord) -> str:  # noqa: N802 (logging's name)
         record.message = terminal(record.message)
         return super().formatMessage(record)
+
+
+def log_inertly(level: int) -> None:
+    """Send this process's log records of ``level`` and above to stderr, through an
+    :class:`InertFormatter` (a no-op if logging is already set up)."""
+    handler = logging.StreamHandler()
+    handler.setFormatter(InertFormatter("%(asctime)s %(name)s %(levelname)s %(message)s"))
+    logging.basicConfig(level=level, handlers=[handler])

@@ -13,7 +13,7 @@ from arena.cli.leaderboard import leaderboard_command, publish_command
 from arena.cli.play import play_command
 from arena.cli.results import games_app, replay_command
 from arena.cli.tournament import tournament_app
-from arena.inert import InertFormatter
+from arena.inert import log_inertly
 
 app = typer.Typer(
     name="arena",
@@ -40,9 +40,7 @@ def root(
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log debug detail to stderr.")] = False,
 ) -> None:
     """Run bot competitions for multiplayer board and card games."""
-    handler = logging.StreamHandler()
-    handler.setFormatter(InertFormatter("%(asctime)s %(name)s %(levelname)s %(message)s"))
-    logging.basicConfig(level=logging.DEBUG if verbose else logging.WARNING, handlers=[handler])
+    log_inertly(logging.DEBUG if verbose else logging.WARNING)
 
 
 app.add_typer(games_app, name="games")

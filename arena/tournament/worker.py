@@ -14,6 +14,7 @@ from pathlib import Path
 from arena import __version__
 from arena.clock import TimeControl
 from arena.errors import ArenaError
+from arena.inert import log_inertly
 from arena.launch import signal_on_parent_death
 from arena.referee import FaultPolicy, play_match
 from arena.tournament.cpus import Pinning
@@ -81,6 +82,7 @@ def worker_main(
     """
     signal.signal(signal.SIGINT, on_sigint)
     signal.signal(signal.SIGTERM, on_sigterm)
+    log_inertly(logging.WARNING)
     _die_with_parent()
     if pinning is not None:
         pinning.apply()
