@@ -5,8 +5,9 @@ a sampled state) and stops when the answer is no. Time is read on the clock the 
 (:attr:`Clock.kind`: elapsed time, or the bot's CPU time) from the moment the ``act`` arrived, so
 parsing, sampling and the search all count. The reserve kept back for the reply is measured, not
 fixed: a few times the mean cost of a node so far, plus a few times the SDK's measured overhead
-outside ``choose`` at the previous decision. A node's cost is the larger of the mean so far and
-the last node's, so one slow node (a long playout, a collection) widens the reserve at once.
+outside ``choose`` at the previous decision. By the clock, a node's cost is the larger of the mean
+so far and the last node's, so one slow node (a long playout, a pause of the machine) widens the
+reserve at once; a node budget counts the mean only, so that one pause does not cut it short.
 
 * **Clock**: think until :func:`allowance` seconds (less the reserve) are spent; at least one node.
 * **Nodes** (``ARENA_NODES``): exactly ``nodes`` nodes, whatever the machine's speed or load, so a
@@ -76,7 +77,9 @@ class Budget:
         if self.nodes is not None and done >= self.nodes:
             return False
         spent = self.clock.spent()
-        node_cost = max((spent - self.started) / done, spent - self.last)
+        node_cost = (spent - self.started) / done
+        if self.nodes is None:
+            node_cost = max(node_cost, spent - self.last)
         self.last = spent
         reserve = NODE_RESERVE * node_cost + OVERHEAD_RESERVE * self.clock.overhead
         if spent + node_cost + reserve <= self.limit:
