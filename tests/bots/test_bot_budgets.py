@@ -120,7 +120,7 @@ def test_a_manifest_node_budget_reaches_the_bot_as_arena_nodes(tmp_path: Path) -
 def test_a_tournament_node_budget_reaches_the_bot_and_is_stored(tmp_path: Path) -> None:
     """``nodes`` in a ``[[bots]]`` entry wins over the manifest's, survives the store's round trip,
     and is refused in one line when it is not a positive whole number."""
-    raw = {"name": "t", "game": "wongar", "table_size": 2, "time_control": "1s",
+    raw = {"name": "t", "game": "wongar", "table_size": 2, "time_control": "1s", "seed": 1,
            "bots": [{"bot": "greedy", "nodes": 9}, {"bot": "random"}]}
     config = parse_config(raw, source="t.toml", base=tmp_path)
     assert config.bots[0].spec().env[ENV_NODES] == "9"
