@@ -29,14 +29,15 @@ ORGANISER_NAME = "\x1b[31m<b>x</b> | `y` [bold]z\u202e"
 HIDDEN = {"Cc", "Cf", "Cs", "Zl", "Zp"}
 
 
-def arena(*args: str, cwd: Path) -> subprocess.CompletedProcess[bytes]:
-    """The ``arena`` command line in a fresh interpreter, its output captured as raw bytes."""
+def arena(*args: str, cwd: Path, status: int = 0) -> subprocess.CompletedProcess[bytes]:
+    """The ``arena`` command line in a fresh interpreter, its output captured as raw bytes; it must
+    exit with ``status`` and print no raw control character."""
     env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "TTY_COMPATIBLE")}
     done = subprocess.run(
         [sys.executable, "-c", "from arena.cli.app import main; main()", *args],
         cwd=cwd, capture_output=True, timeout=240, env={**env, "COLUMNS": "1000"},
     )
-    assert done.returncode == 0, done.stderr.decode(errors="replace")
+    assert done.returncode == status, done.stderr.decode(errors="replace")
     assert raw_controls(done.stdout) == [] and raw_controls(done.stderr) == []
     return done
 
@@ -98,6 +99,13 @@ def test_a_watched_recorded_match_shows_bot_text_inert_and_records_every_value(
     assert (infos[1]["nan"], infos[1]["inf"], infos[1]["ninf"]) == ("NaN", "Infinity", "-Infinity")
     assert (infos[1]["big"], infos[1]["small"]) == (2**64 - 1, -(2**63))
     assert infos[1]["mixed"] == [{"$bytes": "eA=="}, 1.5, None, True, {"nan": ["NaN"]}]
+
+
+def test_bot_check_lists_the_breaches_inert(entrants: tuple[Path, Path], tmp_path: Path) -> None:
+    done = arena("bot", "check", str(entrants[0]), "--game", "wongar", "--matches", "1", "--tc", "300ms",
+                 cwd=tmp_path, status=1)
+    assert f"bot reported: {terminal(FORGED)}" in done.stderr.decode()
+    assert "\\x1b[2J\\x1b[H" in done.stdout.decode()  # the name, in the table's (wrapped) title
 
 
 def test_a_tournament_stores_every_value_and_publishes_the_text_escaped(
