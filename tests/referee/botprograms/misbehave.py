@@ -20,7 +20,8 @@ exit-hello  exits with status 4 right after sending ``hello``
 wrong-token says hello with a token it was not given, then waits
 hang        says hello and never reads again
 shape       answers with valid msgpack of the wrong shape or types (a different one each time)
-big         answers with a 1.5 MiB frame (over the codec's limit, under the socket's)
+big         answers with a 96 KiB frame (over the 64 KiB limit of bot frames, under the socket's)
+fat-info    behaves, with an 8 KB ``info`` in every reply (over the 4 KiB cap)
 huge        answers the first ``act`` with a 64 MiB frame, then behaves
 flood       before answering each of its first three ``act``s sends 1000 unsolicited 60 KiB frames
 fork        starts 200 sleeping children (in its process group), then behaves
