@@ -26,7 +26,7 @@ from arena.handle import HANDSHAKE_TIMEOUT, BotHandle, close_all
 from arena.manifest import BotSpec
 from arena.record import DecisionRecord, Fault, FaultKind, MatchRecord
 from engine.core import Game, MatchConfig, State, WireMap, derive_seed, seeded_rng
-from protocols.codec import INFO_LIMIT
+from protocols.codec import DEFAULT_LIMITS, INFO_LIMIT, Limits
 from protocols.errors import PeerGone
 from protocols.messages import Act, Action, End, Error, Start
 from protocols.transport import CurveKeys, Hub, Incoming
@@ -114,6 +114,9 @@ class _Match:
         self.decisions: list[DecisionRecord] = []
         self.faults: list[Fault] = []
         self.dropped_from_others = 0  # frames from connections not seated in this match
+        self.running: set[int] = set()  # seats whose bot is thawed
+        self.cpu_mark: dict[int, float | None] = {}  # seat → its bot's CPU seconds when last read
+        self.cpu_spent: dict[int, float | None] = {}  # seat → CPU seconds of its pending decision
         self.refused_before = self.hub.refused
         self.peer_drops_before = [h.peer.dropped for h in handles]
 
@@ -157,6 +160,8 @@ class _Match:
         sent: dict[int, float] = {}
         deadline: dict[int, float] = {}
         ply = len(self.decisions)
+        # Thawing before the observations are built hides its cost behind them.
+        self.run_only([s for s in movers if not self.seats[s].forfeited])
         for seat in movers:
             book = self.seats[seat]
             if book.forfeited:
@@ -201,9 +206,34 @@ class _Match:
             else:
                 del outstanding[sender]
                 replies[sender] = reply
+                self.replied(sender, still_deciding=bool(outstanding))
+        for seat in self.running & set(replies):
+            if seat not in self.cpu_spent:
+                self.replied(seat, still_deciding=False)
         for seat in movers:
             self.hub.settle(self.seats[seat].handle.peer)
         return replies
+
+    def run_only(self, seats: Sequence[int]) -> None:
+        """Freeze every thawed bot not in ``seats`` and thaw those in it (noting their CPU time);
+        a seat that decides again at once is left running, neither frozen nor thawed."""
+        for seat in self.running - set(seats):
+            self.seats[seat].handle.freeze()
+        for seat in set(seats) - self.running:
+            self.seats[seat].handle.thaw()
+            self.cpu_mark[seat] = self.seats[seat].handle.cpu_used()
+        self.running = set(seats)
+
+    def replied(self, seat: int, still_deciding: bool) -> None:
+        """Note the CPU time of a seat's decision; freeze its bot at once if other seats are still
+        deciding (it must not take their processor), else at the next :meth:`run_only`."""
+        handle = self.seats[seat].handle
+        if still_deciding:
+            handle.freeze()
+            self.running.discard(seat)
+        used, mark = handle.cpu_used(), self.cpu_mark.get(seat)
+        self.cpu_spent[seat] = None if used is None or mark is None else used - mark
+        self.cpu_mark[seat] = used
 
     def _dropped(self, seat: int | None, incoming: Incoming, why: str) -> None:
         """Count (and log the first few of) frames that answer nothing outstanding."""
@@ -276,17 +306,20 @@ class _Match:
                 book.clock.settle(reply.elapsed)
             if reply is None or reply.action is None:
                 action = book.fallback.choice(legal[seat])
-                record = DecisionRecord(seat, action, reply.elapsed if reply else 0.0, None, True)
+                record = DecisionRecord(seat, action, reply.elapsed if reply else 0.0, None, True,
+                                        self.cpu_spent.pop(seat, None))
             else:
                 action = reply.action
-                record = DecisionRecord(seat, action, reply.elapsed, reply.info)
+                record = DecisionRecord(seat, action, reply.elapsed, reply.info,
+                                        cpu=self.cpu_spent.pop(seat, None))
             self.state.apply(seat, action)
             self.decisions.append(record)
             if on_decision is not None:
                 on_decision(self.state, record)
 
     def finish(self, started: float) -> MatchRecord:
-        """Tell every seat the result and build the record."""
+        """Tell every seat the result and build the record; every bot is left frozen."""
+        self.run_only(())
         result = self.state.result()
         forfeited = tuple(s for s, book in enumerate(self.seats) if book.forfeited)
         ranks = final_ranks(result.ranks, forfeited)
@@ -380,15 +413,21 @@ def run_match(
     endpoint: str | None = None,
     curve: CurveKeys | None = None,
     handshake_timeout: float = HANDSHAKE_TIMEOUT,
+    limits: Limits = DEFAULT_LIMITS,
 ) -> MatchRecord:
     """Start ``bots`` (one per seat), play one match, then close every bot and reap it.
+
+    ``limits`` bound every frame a bot sends (SPEC.md §2).
 
     Bot output goes to ``log_dir`` (a temporary folder, removed afterwards, when ``None``). A bot that
     fails to start is recorded with a ``start`` fault and its seat forfeited.
     """
     if len(bots) != config.players:
         raise RefereeError(f"{config.players} players need {config.players} bots, got {len(bots)}")
-    with Hub(endpoint, curve=curve, server=f"arena {__version__}") as hub, ExitStack() as stack:
+    with (
+        Hub(endpoint, curve=curve, limits=limits, server=f"arena {__version__}") as hub,
+        ExitStack() as stack,
+    ):
         if log_dir is None:
             log_dir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="arena-logs-")))
         handles: list[BotHandle] = []

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import msgpack
@@ -59,6 +59,13 @@ INFO_LIMIT = 4 << 10
 DEFAULT_LIMITS = Limits(max_frame=BOT_FRAME_LIMIT, max_info=INFO_LIMIT)
 #: For frames from the referee a bot chose to connect to: larger frames, no depth scan.
 TRUSTED_LIMITS = Limits(max_depth=None)
+
+
+def bot_limits(frame_kb: int) -> Limits:
+    """The limits for bots' frames with a frame limit of ``frame_kb`` KiB (the rest as default)."""
+    if frame_kb < 1:
+        raise ValueError("the frame limit must be at least 1 KiB")
+    return replace(DEFAULT_LIMITS, max_frame=frame_kb << 10)
 
 _U8 = struct.Struct(">B")
 _U16 = struct.Struct(">H")

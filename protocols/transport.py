@@ -248,6 +248,12 @@ class Hub:
         self._peers_by_digest[digest] = peer
         return peer
 
+    def set_limits(self, limits: Limits) -> None:
+        """Apply ``limits`` to bots' frames from now on (the socket's size cap to connections
+        made from now on)."""
+        self._limits = limits
+        self._socket.setsockopt(zmq.MAXMSGSIZE, OVERSIZE_FACTOR * limits.max_frame)
+
     def private_folder(self, peer: Peer) -> str | None:
         """The folder holding ``peer``'s own socket (``None`` off ``ipc://``), for a sandbox to
         bind and hand to the bot's identity."""

@@ -21,6 +21,7 @@ from arena.record import DecisionRecord, MatchRecord
 from arena.referee import FaultPolicy, run_match
 from engine.core import ConfigError, State
 from engine.registry import get_game
+from protocols.codec import BOT_FRAME_LIMIT, bot_limits
 
 
 def parse_knobs(pairs: list[str]) -> dict[str, object]:
@@ -51,6 +52,9 @@ def play_command(
     delay: Annotated[float, typer.Option("--delay", help="Seconds to pause per decision when watching.")] = 0.1,
     record: Annotated[Path | None, typer.Option("--record", help="Write the match record here (JSON).")] = None,
     logs: Annotated[Path | None, typer.Option("--logs", help="Keep the bots' output in this folder.")] = None,
+    frame_limit_kb: Annotated[
+        int, typer.Option("--frame-limit-kb", min=1, help="The largest frame a bot may send, in KiB.")
+    ] = BOT_FRAME_LIMIT >> 10,
 ) -> None:
     """Play one match, one bot per seat, and print the result.
 
@@ -67,15 +71,17 @@ def play_command(
     if delay < 0:
         raise fail("--delay cannot be negative")
     seed = secrets.randbits(64) if seed is None else seed
+    limits = bot_limits(frame_limit_kb)
     if watch:
         with Live(console=console, auto_refresh=False) as live:
             def show(state: State, decision: DecisionRecord) -> None:
                 live.update(_board(state, decision, specs), refresh=True)
                 time.sleep(delay)
 
-            result = run_match(chosen, config, seed, specs, control, policy, log_dir=logs, on_decision=show)
+            result = run_match(chosen, config, seed, specs, control, policy, log_dir=logs,
+                               on_decision=show, limits=limits)
     else:
-        result = run_match(chosen, config, seed, specs, control, policy, log_dir=logs)
+        result = run_match(chosen, config, seed, specs, control, policy, log_dir=logs, limits=limits)
     if record is not None:
         try:
             record.write_text(json.dumps(result.to_wire(), indent=1, allow_nan=False))

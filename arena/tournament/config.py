@@ -21,6 +21,7 @@ from arena.manifest import BotSpec, ManifestError, resolve_bot
 from arena.tournament import TournamentError
 from engine.core import ConfigError, KnobValue, MatchConfig
 from engine.registry import get_game
+from protocols.codec import BOT_FRAME_LIMIT
 from protocols.messages import ENV_NODES
 
 
@@ -84,6 +85,8 @@ class TournamentConfig:
     trusted: bool
     bots: tuple[BotEntry, ...]
     pin_cpus: bool = True
+    #: The largest frame a bot may send, KiB (SPEC.md §2).
+    frame_limit_kb: int = BOT_FRAME_LIMIT >> 10
     #: The config named no seed, so ``seed`` was drawn at random (64 bits, from ``secrets``); a
     #: stored tournament of the same name keeps its own (:func:`arena.tournament.runner.keep_stored_seed`).
     seed_drawn: bool = False
@@ -115,6 +118,8 @@ class TournamentConfig:
         }
         if self.variant is not None:
             plain["variant"] = self.variant
+        if self.frame_limit_kb != BOT_FRAME_LIMIT >> 10:
+            plain["frame_limit_kb"] = self.frame_limit_kb
         return plain
 
     def fingerprint(self) -> str:
@@ -148,6 +153,7 @@ _TOP_KEYS = {
     "seed": "a whole number",
     "concurrency": "a whole number",
     "pin_cpus": "true or false",
+    "frame_limit_kb": "a whole number",
     "trusted": "true or false",
     "bots": "an array of tables",
 }
@@ -275,6 +281,7 @@ def parse_config(raw: Mapping[str, Any], source: str, base: Path) -> TournamentC
         trusted=top.boolean("trusted", False),
         bots=bots,
         pin_cpus=top.boolean("pin_cpus", True),
+        frame_limit_kb=top.integer("frame_limit_kb", BOT_FRAME_LIMIT >> 10, minimum=1),
         seed_drawn="seed" not in raw,
     )
 

@@ -28,6 +28,7 @@ class MatchJob:
     bots: tuple[BotEntry, ...]
     time_control: str
     strikes: int
+    frame_limit_kb: int
 
     @classmethod
     def of(cls, config: TournamentConfig, game: ScheduledGame) -> MatchJob:
@@ -42,6 +43,7 @@ class MatchJob:
             bots=tuple(config.bot(name) for name in game.bots),
             time_control=str(config.time_control),
             strikes=config.strikes,
+            frame_limit_kb=config.frame_limit_kb,
         )
 
 

@@ -23,6 +23,7 @@ from arena.tournament.pool import BotPool
 from arena.tournament.shutdown import on_sigint, on_sigterm
 from engine.core import EngineError
 from engine.registry import get_game
+from protocols.codec import bot_limits
 from protocols.errors import ProtocolError
 from protocols.transport import Hub
 
@@ -43,6 +44,7 @@ def play_in_pool(pool: BotPool, job: MatchJob) -> Outcome:
         specs = [entry.spec() for entry in job.bots]
     except (ArenaError, EngineError) as exc:
         return JobFailed(job.game_id, str(exc))
+    pool.hub.set_limits(bot_limits(job.frame_limit_kb))
     handles = pool.seat(specs, job.generation)
     labels = tuple(pool.label(h) for h in handles)
     try:

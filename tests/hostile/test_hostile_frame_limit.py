@@ -1,0 +1,41 @@
+"""The organiser's frame limit for bots: enforced in a real match, carried by tournament configs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from arena.clock import TimeControl
+from arena.record import FaultKind
+from arena.referee import FaultPolicy, run_match
+from arena.tournament import TournamentError
+from arena.tournament.config import load_config
+from engine.core import Game
+from hostile_helpers import check_match, hostile
+from protocols.codec import bot_limits
+
+
+def test_a_lower_frame_limit_makes_a_fat_reply_malformed(wongar: Game, tmp_path: Path) -> None:
+    config = wongar.configure(3)
+    bots = [hostile("fat-info"), hostile("echo"), hostile("echo")]
+    record = run_match(wongar, config, 4, bots, TimeControl(2.0), FaultPolicy(strikes=2),
+                       limits=bot_limits(4))
+    check_match(wongar, record, [0], (FaultKind.MALFORMED, FaultKind.MALFORMED))
+    assert all("exceeds the limit of 4096" in f.detail for f in record.faults)
+    roomy = run_match(wongar, config, 4, bots, TimeControl(2.0), limits=bot_limits(16))
+    assert roomy.faults == () and roomy.detail["info_dropped"][0] > 0  # the 4 KiB cap still holds
+
+
+def test_frame_limit_in_a_tournament_config(tmp_path: Path) -> None:
+    base = 'name = "t"\ngame = "wongar"\ntable_size = 3\ntime_control = "1s"\nseed = 1\n'
+    bots = "".join(f'[[bots]]\nname = "r{i}"\nbot = "random"\n' for i in range(3))
+    (tmp_path / "default.toml").write_text(base + bots)
+    (tmp_path / "small.toml").write_text(base + "frame_limit_kb = 8\n" + bots)
+    default, small = load_config(tmp_path / "default.toml"), load_config(tmp_path / "small.toml")
+    assert default.frame_limit_kb == 64 and "frame_limit_kb" not in default.to_plain()
+    assert small.frame_limit_kb == 8 and small.to_plain()["frame_limit_kb"] == 8
+    assert small.fingerprint() != default.fingerprint()
+    (tmp_path / "bad.toml").write_text(base + "frame_limit_kb = 0\n" + bots)
+    with pytest.raises(TournamentError, match="frame_limit_kb: must be at least 1"):
+        load_config(tmp_path / "bad.toml")
