@@ -4,6 +4,11 @@
 only announces a token for a bot that will connect from elsewhere. A handle can tell whether its
 bot is still usable (:meth:`BotHandle.alive`), restart it (:meth:`BotHandle.restart`) and close it
 (``bye``, then the process escalation of :class:`BotProcess`).
+
+A sandboxed local bot is frozen once it has greeted: the referee thaws it (:meth:`BotHandle.thaw`)
+when it asks it to act and freezes it (:meth:`BotHandle.freeze`) when its reply is in, so it runs
+on its own clock only; :meth:`BotHandle.cpu_used` is the CPU time all its processes have used.
+For remote and unsandboxed bots these do nothing (``cpu_used`` is ``None``).
 """
 
 from __future__ import annotations
@@ -96,6 +101,21 @@ class BotHandle:
             return False
         return self.process is None or self.process.alive()
 
+    def thaw(self) -> None:
+        """Let a frozen bot run (it is about to be asked to act)."""
+        if self.process is not None:
+            self.process.thaw()
+
+    def freeze(self) -> None:
+        """Stop the bot until :meth:`thaw` (without waiting for every process to stop)."""
+        if self.process is not None:
+            self.process.freeze()
+
+    def cpu_used(self) -> float | None:
+        """Seconds of CPU used so far by all the bot's processes, or ``None`` where not measured
+        (remote or unsandboxed bots, or machines without control groups)."""
+        return None if self.process is None else self.process.cpu_used()
+
     def restart(self, handshake_timeout: float = HANDSHAKE_TIMEOUT) -> None:
         """Close a local bot and start it afresh (a new token); raises :class:`BotStartError`."""
         if self.log_dir is None:
@@ -108,7 +128,8 @@ class BotHandle:
         self._await_hello(time.monotonic() + handshake_timeout)
 
     def say_bye(self, reason: str = "closing") -> None:
-        """Send ``bye`` if the bot is connected, and stop listening to it."""
+        """Thaw the bot, send ``bye`` if it is connected, and stop listening to it."""
+        self.thaw()
         if self.peer.connected:
             try:
                 self.hub.send(self.peer, Bye(reason))
@@ -132,7 +153,8 @@ class BotHandle:
         log_path = self.log_dir / f"{self.spec.name}-{self.peer.token[:8]}.log"
         # An ipc:// endpoint is a file path, reachable from an empty network namespace.
         local = self.hub.endpoint.startswith("ipc://")
-        self.process = BotProcess(self.spec, env, log_path, isolate_network=local)
+        self.process = BotProcess(self.spec, env, log_path, isolate_network=local,
+                                  socket_dir=self.hub.private_folder(self.peer))
         self.process.start()
 
     def _await_hello(self, deadline: float) -> None:
@@ -152,6 +174,7 @@ class BotHandle:
                     f"bot {self.name!r} {why}" + (f"; its output ends:\n{tail}" if tail else "")
                 )
             self.hub.wait_connected([self.peer], 0.02)
+        self.process.freeze()
 
 
 def close_all(handles: list[BotHandle], grace: float = 1.0) -> None:

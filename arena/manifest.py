@@ -8,13 +8,15 @@ A manifest describes one bot::
     cwd = "."                                           # relative to the manifest's folder
     network = false                                     # true: keep the machine's network
     nodes = 2000                                        # optional node budget, as ARENA_NODES
+    trusted = false                                     # true: may run outside the sandbox
     [env]
     MYBOT_THREADS = "1"
     [limits]                                            # all optional
     memory_mb = 2048     # address space
     cpu_seconds = 600    # CPU time over the whole process life
     open_files = 256
-    processes = 64       # per user, as RLIMIT_NPROC counts
+    processes = 64       # per user, as RLIMIT_NPROC counts; in the sandbox, all its processes
+    disk_mb = 64         # in the sandbox: its private tmpfs (/tmp, its home)
     log_kb = 1024        # cap of the captured stdout/stderr
 
 A bot without a working directory (a built-in bot, or a :class:`BotSpec` made without ``cwd``) runs
@@ -38,6 +40,9 @@ import bots
 from arena.errors import ArenaError
 from protocols.messages import ENV_NODES
 
+#: Processes and threads a sandboxed bot may have at once when its manifest sets no ``processes``.
+SANDBOX_PROCESSES = 256
+
 
 class ManifestError(ArenaError):
     """A bot that cannot be resolved: unknown name, missing command, bad manifest."""
@@ -49,8 +54,11 @@ class ResourceLimits:
 
     ``memory_mb``: address space (MiB); ``cpu_seconds``: CPU time over the process's whole life
     (thinking between turns included); ``open_files``: descriptors; ``processes``: RLIMIT_NPROC,
-    which counts every process of the user, not of the bot, so it is off by default;
-    ``log_bytes``: cap of the captured stdout and stderr.
+    which counts every process of the user, not of the bot, so it is off by default (a sandboxed
+    bot has an identity of its own, and its control group allows ``processes`` processes and
+    threads, :data:`SANDBOX_PROCESSES` when unset); ``disk_mb``: the sandbox's private tmpfs;
+    ``log_bytes``: cap of the captured stdout and stderr. In the sandbox, ``memory_mb`` also limits
+    the resident memory of all the bot's processes together.
     """
 
     memory_mb: int | None = 4096
@@ -58,12 +66,14 @@ class ResourceLimits:
     open_files: int | None = 256
     processes: int | None = None
     log_bytes: int = 1 << 20
+    disk_mb: int = 64
 
 
 @dataclass(frozen=True, slots=True)
 class BotSpec:
     """How to start one bot: its name, command line, working directory (``None``: a fresh private
-    one), extra environment, limits, and whether a local bot keeps the network (``network``)."""
+    one), extra environment, limits, whether a local bot keeps the network (``network``), and
+    whether it may run outside the sandbox (``trusted``: built-in bots and the organiser's own)."""
 
     name: str
     command: tuple[str, ...]
@@ -72,6 +82,7 @@ class BotSpec:
     version: str = ""
     limits: ResourceLimits = ResourceLimits()
     network: bool = False
+    trusted: bool = False
 
 
 def builtin_bots() -> list[str]:
@@ -89,7 +100,7 @@ def resolve_bot(text: str) -> BotSpec:
     if not text:
         raise ManifestError("empty bot: give a built-in name, a command or a manifest file")
     if text in builtin_bots():
-        return BotSpec(text, (sys.executable, "-m", f"bots.{text}"), version="builtin")
+        return BotSpec(text, (sys.executable, "-m", f"bots.{text}"), version="builtin", trusted=True)
     if text.endswith(".toml"):
         return load_manifest(Path(text))
     try:
@@ -122,7 +133,8 @@ def load_manifest(path: Path) -> BotSpec:
 
 
 def _spec_from(data: dict[str, Any], base: Path) -> BotSpec:
-    unknown = sorted(set(data) - {"name", "version", "command", "cwd", "env", "limits", "network", "nodes"})
+    unknown = sorted(set(data) - {"name", "version", "command", "cwd", "env", "limits", "network", "nodes",
+                                  "trusted"})
     if unknown:
         raise ValueError(f"unknown key {unknown[0]!r}")
     name = data["name"]
@@ -146,11 +158,14 @@ def _spec_from(data: dict[str, Any], base: Path) -> BotSpec:
     network = data.get("network", False)
     if not isinstance(network, bool):
         raise ValueError("'network' must be true or false")
+    trusted = data.get("trusted", False)
+    if not isinstance(trusted, bool):
+        raise ValueError("'trusted' must be true or false")
     if "nodes" in data:
         env = {**env, ENV_NODES: str(node_count(data["nodes"]))}
     _check_executable(command[0], cwd, name)
     return BotSpec(name, command, cwd, dict(env), str(data.get("version", "")),
-                   _limits(data.get("limits", {})), network)
+                   _limits(data.get("limits", {})), network, trusted)
 
 
 def node_count(value: object) -> int:
@@ -163,7 +178,7 @@ def node_count(value: object) -> int:
 def _limits(raw: object) -> ResourceLimits:
     if not isinstance(raw, dict):
         raise ValueError("'limits' must be a table")
-    known = {"memory_mb", "cpu_seconds", "open_files", "processes", "log_kb"}
+    known = {"memory_mb", "cpu_seconds", "open_files", "processes", "log_kb", "disk_mb"}
     unknown = sorted(set(raw) - known)
     if unknown:
         raise ValueError(f"unknown limit {unknown[0]!r}; limits: {', '.join(sorted(known))}")
@@ -177,6 +192,7 @@ def _limits(raw: object) -> ResourceLimits:
         open_files=raw.get("open_files", default.open_files),
         processes=raw.get("processes", default.processes),
         log_bytes=raw["log_kb"] * 1024 if "log_kb" in raw else default.log_bytes,
+        disk_mb=raw.get("disk_mb", default.disk_mb),
     )
 
 

@@ -1,9 +1,15 @@
-"""A bot's operating-system process: started in its own process group under resource limits, in a
-private working directory and (where the machine allows) without network, its output captured to a
-capped log, and always reaped.
+"""A bot's operating-system process: started in its own process group under resource limits, with a
+minimal environment, its output captured to a capped log, and always reaped.
 
-The limits are applied by :mod:`arena.launch`, which then ``exec``s the bot (see there for why not a
-``preexec_fn``). :meth:`BotProcess.close` escalates: it waits a moment for the process to leave on its
+An untrusted bot (any but a built-in or ``trusted`` one) runs in its sandbox (:mod:`arena.sandbox`):
+bubblewrap's namespaces, an identity of its own when the referee is root, and control groups of its
+own that :meth:`BotProcess.freeze`, :meth:`BotProcess.thaw` and :meth:`BotProcess.cpu_used` work on
+and that are killed whole at the end. A trusted bot runs in a private working directory and
+(where the machine allows) without network.
+
+Either way the bot's environment is ``PATH``, ``HOME`` and ``TMPDIR`` (its private folder), ``LANG``,
+its manifest's ``env`` and the ``ARENA_*`` variables, never the referee's. The limits are applied by
+:mod:`arena.launch`, which then ``exec``s the bot (see there for why not a ``preexec_fn``). :meth:`BotProcess.close` escalates: it waits a moment for the process to leave on its
 own (after the caller's ``bye``), then sends SIGTERM to the whole process group, then SIGKILL, and
 reaps. It is idempotent, and the process is a context manager, so no bot outlives its owner.
 """
@@ -25,8 +31,13 @@ from pathlib import Path
 from typing import IO
 
 from arena.errors import ArenaError
-from arena.launch import SCRIPT, encode_settings
-from arena.manifest import BotSpec, ResourceLimits
+from arena.launch import SCRIPT, Settings, encode_settings
+from arena.manifest import SANDBOX_PROCESSES, BotSpec, ResourceLimits
+from arena.sandbox import SandboxError
+from arena.sandbox.cgroups import BotGroup, GroupLimits
+from arena.sandbox.identity import identity_base
+from arena.sandbox.jail import HOME, Jail, bot_path, jail_command, program_files
+from arena.sandbox.probe import INSTALL_HINT, bwrap_path
 
 log = logging.getLogger(__name__)
 
@@ -37,9 +48,8 @@ class BotStartError(ArenaError):
     """A bot that could not be started or did not complete its handshake."""
 
 
-def launcher_command(command: Sequence[str], limits: ResourceLimits, no_network: bool) -> list[str]:
-    """The command line that runs ``command`` through :mod:`arena.launch` under ``limits``, to be
-    started by this process (the bot dies with the thread that starts it)."""
+def rlimits(limits: ResourceLimits) -> dict[str, int]:
+    """``limits`` as the launcher's resource limits (:data:`arena.launch.LIMITS`)."""
     settings: dict[str, int] = {}
     if limits.memory_mb is not None:
         settings["as"] = limits.memory_mb << 20
@@ -49,7 +59,27 @@ def launcher_command(command: Sequence[str], limits: ResourceLimits, no_network:
         settings["nofile"] = limits.open_files
     if limits.processes is not None:
         settings["nproc"] = limits.processes
-    return [sys.executable, "-I", "-S", SCRIPT, encode_settings(settings, no_network, os.getpid()), *command]
+    return settings
+
+
+def launcher_command(command: Sequence[str], settings: Settings) -> list[str]:
+    """The command line that runs ``command`` through :mod:`arena.launch` with ``settings``."""
+    return [sys.executable, "-I", "-S", SCRIPT, encode_settings(settings), *command]
+
+
+def bot_environment(spec: BotSpec, home: str, path: str, arena: Mapping[str, str]) -> dict[str, str]:
+    """A bot's whole environment: ``PATH``, ``HOME`` and ``TMPDIR`` (``home``), ``LANG``, its
+    manifest's ``env``, then the ``ARENA_*`` variables ``arena``."""
+    base = {"PATH": path, "HOME": home, "TMPDIR": home, "LANG": os.environ.get("LANG", "C.UTF-8")}
+    return {**base, **spec.env, **arena}
+
+
+def sandbox_limits(limits: ResourceLimits) -> GroupLimits:
+    """The control-group limits of a sandboxed bot: its processes, its memory for all of them, and
+    the processors the starting thread may use now (a match slot's pinning)."""
+    memory = None if limits.memory_mb is None else limits.memory_mb << 20
+    pids = SANDBOX_PROCESSES if limits.processes is None else limits.processes
+    return GroupLimits(pids, memory, frozenset(os.sched_getaffinity(0)))
 
 
 @cache
@@ -70,6 +100,23 @@ def network_isolation_problem() -> str | None:
     return problem
 
 
+_warned: set[str] = set()
+
+
+def _bot_group(name: str, limits: ResourceLimits) -> BotGroup | None:
+    """New control groups for a sandboxed bot. As root, a failure is a :class:`BotStartError`;
+    as an ordinary user, who may not be allowed any, ``None`` (logged once)."""
+    try:
+        return BotGroup.create(sandbox_limits(limits))
+    except SandboxError as exc:
+        if os.geteuid() == 0:
+            raise BotStartError(f"cannot sandbox bot {name!r}: {exc}") from None
+        if str(exc) not in _warned:
+            _warned.add(str(exc))
+            log.warning("sandboxed bots run without control groups: %s (see arena doctor)", exc)
+        return None
+
+
 def _find_program(program: str, cwd: Path, path: str | None) -> str | None:
     """Why ``program`` cannot be executed from ``cwd`` with ``PATH`` = ``path``, or ``None``."""
     if os.sep in program:
@@ -84,14 +131,25 @@ class BotProcess:
     """One running bot program. Start with :meth:`start` (or ``with``); :meth:`close` always reaps."""
 
     def __init__(
-        self, spec: BotSpec, env: Mapping[str, str], log_path: Path, *, isolate_network: bool = False
+        self,
+        spec: BotSpec,
+        env: Mapping[str, str],
+        log_path: Path,
+        *,
+        isolate_network: bool = False,
+        socket_dir: str | None = None,
     ) -> None:
-        """``isolate_network``: run the bot without network where possible (only for bots that
-        reach the referee over ``ipc://``, which works in an empty network namespace)."""
+        """``env``: the ``ARENA_*`` variables; ``isolate_network``: run the bot without network
+        (only for bots that reach the referee over ``ipc://``, which works in an empty network
+        namespace); ``socket_dir``: the folder of the bot's own ``ipc://`` socket, bound into its
+        sandbox."""
         self.spec = spec
         self.log_path = log_path
         self.isolate_network = isolate_network and not spec.network
-        self._env = {**os.environ, **spec.env, **env}
+        self.sandboxed = not spec.trusted
+        self.group: BotGroup | None = None
+        self._arena_env = dict(env)
+        self._socket_dir = socket_dir
         self._popen: subprocess.Popen[bytes] | None = None
         self._private_dir: Path | None = None
         self._copier: threading.Thread | None = None
@@ -115,19 +173,28 @@ class BotProcess:
             raise RuntimeError("a BotProcess starts once")
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         program = self.spec.command[0]
-        cwd = self.spec.cwd
-        if cwd is None:
-            self._private_dir = cwd = Path(tempfile.mkdtemp(prefix=f"arena-bot-{self.spec.name[:20]}-"))
-        problem = _find_program(program, cwd, self._env.get("PATH"))
+        if self.sandboxed:
+            cwd = self.spec.cwd or Path("/")
+            env = bot_environment(self.spec, HOME, bot_path(), self._arena_env)
+        else:
+            self._private_dir = Path(tempfile.mkdtemp(prefix=f"arena-bot-{self.spec.name[:20]}-"))
+            cwd = self.spec.cwd or self._private_dir
+            env = bot_environment(self.spec, str(self._private_dir),
+                                  os.environ.get("PATH", os.defpath), self._arena_env)
+        problem = _find_program(program, self.spec.cwd or Path(HOME), env.get("PATH"))
         if problem is not None:
             self._remove_private_dir()
             raise BotStartError(f"cannot start bot {self.spec.name!r} ({program}): {problem}")
-        no_network = self.isolate_network and network_isolation_problem() is None
+        command = self._sandboxed_command() if self.sandboxed else launcher_command(
+            self.spec.command,
+            Settings(rlimits(self.spec.limits),
+                     self.isolate_network and network_isolation_problem() is None, os.getpid()),
+        )
         try:
             self._popen = subprocess.Popen(
-                launcher_command(self.spec.command, self.spec.limits, no_network),
+                command,
                 cwd=cwd,
-                env=self._env,
+                env=env,
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.STDOUT,
@@ -137,6 +204,7 @@ class BotProcess:
             )
         except (OSError, subprocess.SubprocessError) as exc:
             self._remove_private_dir()
+            self._remove_group()
             raise BotStartError(f"cannot start bot {self.spec.name!r} ({program}): {exc}") from None
         assert self._popen.stdout is not None
         self._copier = threading.Thread(
@@ -147,6 +215,42 @@ class BotProcess:
         )
         self._copier.start()
         log.debug("started %s as pid %d", self.spec.name, self._popen.pid)
+
+    def _sandboxed_command(self) -> list[str]:
+        """The launcher command that runs the bot in its jail, its control groups made."""
+        bwrap = bwrap_path()
+        if bwrap is None:
+            raise BotStartError(f"cannot sandbox bot {self.spec.name!r}: bubblewrap is missing; {INSTALL_HINT}")
+        limits = self.spec.limits
+        self.group = _bot_group(self.spec.name, limits)
+        base = identity_base()
+        socket_dir = None if self._socket_dir is None else Path(self._socket_dir)
+        jail = Jail(self.spec.cwd, program_files(self.spec.command, self.spec.cwd), socket_dir,
+                    not self.isolate_network, limits.disk_mb << 20, staged=base is not None)
+        settings = Settings(
+            rlimits(limits), False, os.getpid(),
+            tuple(str(f) for f in self.group.join_files) if self.group is not None else (),
+            base, self._socket_dir if base is not None else None,
+        )
+        return launcher_command(jail_command(bwrap, jail, self.spec.command), settings)
+
+    def freeze(self) -> None:
+        """Stop every process of a sandboxed bot until :meth:`thaw` (without waiting for the kernel
+        to finish); nothing for a bot without control groups."""
+        if self.group is not None and not self._closed:
+            self.group.freeze()
+
+    def thaw(self) -> None:
+        """Let a frozen bot run again."""
+        if self.group is not None and not self._closed:
+            self.group.thaw()
+
+    def cpu_used(self) -> float | None:
+        """Seconds of CPU used so far by every process of a sandboxed bot; ``None`` without
+        control groups."""
+        if self.group is None or self._closed:
+            return None
+        return self.group.cpu_used()
 
     def exit_status(self) -> int | None:
         """The exit status if the program has ended (negative: killed by that signal), else ``None``.
@@ -163,7 +267,10 @@ class BotProcess:
             return self._popen.wait()
         if info is None:
             return None
-        return info.si_status if info.si_code == os.CLD_EXITED else -info.si_status
+        if info.si_code != os.CLD_EXITED:
+            return -info.si_status
+        # Bubblewrap exits with 128 + the signal that killed the bot.
+        return -(info.si_status - 128) if self.sandboxed and info.si_status > 128 else info.si_status
 
     def alive(self) -> bool:
         """Whether the program was started and has not ended."""
@@ -199,7 +306,13 @@ class BotProcess:
         if self._copier is not None:
             self._copier.join(timeout=2.0)
         self._remove_private_dir()
+        self._remove_group()
         log.debug("%s (pid %d) exited with %d", self.spec.name, self._popen.pid, status)
+
+    def _remove_group(self) -> None:
+        if self.group is not None:
+            self.group.remove()
+            self.group = None
 
     def _remove_private_dir(self) -> None:
         if self._private_dir is not None:
@@ -215,11 +328,19 @@ class BotProcess:
         return "\n".join(text.rstrip().splitlines()[-lines:])
 
     def _signal_group(self, sig: signal.Signals) -> None:
+        """Send ``sig`` to the process group; for a sandboxed bot (in a session of its own), to the
+        processes of its control group but bubblewrap's, which would end them all at once, and
+        SIGKILL kills the control group whole."""
         assert self._popen is not None
+        if self.group is not None and sig != signal.SIGKILL:
+            self.group.signal_all(sig, spare=self._popen.pid)
+            return
         try:
             os.killpg(self._popen.pid, sig)
         except (ProcessLookupError, PermissionError):
             pass
+        if self.group is not None:
+            self.group.kill()
 
 
 def _copy_capped(source: IO[bytes], sink: IO[bytes], cap: int) -> None:
@@ -240,6 +361,9 @@ def close_processes(processes: Sequence[BotProcess], grace: float = 1.0, term_gr
     """Close several programs at once: the waits overlap, so the whole takes at most
     ``grace + term_grace`` seconds whatever the number. See :meth:`BotProcess.close`."""
     closing = [p for p in processes if p._claim_close()]
+    for process in closing:
+        if process.group is not None:
+            process.group.thaw()  # a frozen bot could neither read its bye nor handle SIGTERM
     try:
         if not _wait_all(closing, grace):
             for process in closing:

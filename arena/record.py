@@ -47,6 +47,8 @@ class DecisionRecord:
 
     ``fallback`` is true where the referee chose for the seat after a fault. ``info`` is kept as
     :func:`arena.jsonable.jsonable` makes it, so every record can be written as strict JSON.
+    ``cpu``: seconds of CPU all the bot's processes used for this decision (from its thaw, or its
+    previous decision, to its reply); ``None`` where not measured (unsandboxed or remote bots).
     """
 
     seat: int
@@ -54,6 +56,7 @@ class DecisionRecord:
     elapsed: float
     info: WireMap | None = None
     fallback: bool = False
+    cpu: float | None = None
 
     def __post_init__(self) -> None:
         if self.info is not None:
@@ -100,8 +103,9 @@ class MatchRecord:
         return bool(self.faults or self.forfeited)
 
     def to_wire(self) -> WireMap:
-        """Plain data for storage: only maps, lists, strings and numbers."""
-        return {
+        """Plain data for storage: only maps, lists, strings and numbers. ``cpu`` (the CPU seconds
+        of each decision) is there only when some decision's was measured."""
+        wire: WireMap = {
             "game": self.game,
             "version": self.version,
             "variant": self.variant,
@@ -118,14 +122,19 @@ class MatchRecord:
             "duration": self.duration,
             "detail": self.detail,
         }
+        if any(d.cpu is not None for d in self.decisions):
+            wire["cpu"] = [d.cpu for d in self.decisions]  # per decision, where measured
+        return wire
 
     @classmethod
     def from_wire(cls, data: Mapping[str, Any]) -> MatchRecord:
         """Inverse of :meth:`to_wire`; raises ``KeyError``/``ValueError``/``TypeError`` on bad data."""
         decisions: list[DecisionRecord] = []
-        for seat, action, elapsed, info, fallback in data["decisions"]:
+        cpu = data.get("cpu") or [None] * len(data["decisions"])
+        for (seat, action, elapsed, info, fallback), used in zip(data["decisions"], cpu, strict=True):
             decisions.append(
-                DecisionRecord(int(seat), int(action), float(elapsed), info, bool(fallback))
+                DecisionRecord(int(seat), int(action), float(elapsed), info, bool(fallback),
+                               None if used is None else float(used))
             )
         faults = tuple(
             Fault(int(seat), FaultKind(kind), int(ply), str(detail))

@@ -1,5 +1,6 @@
-"""What the operating system enforces on a bot: limits it cannot raise, a private working
-directory removed afterwards, and no network for a local bot where the machine allows it."""
+"""What the operating system enforces on a trusted (unsandboxed) bot: limits it cannot raise, a
+private working directory removed afterwards, a minimal environment, and no network for a local
+bot where the machine allows it. The sandbox of untrusted bots is tested in tests/sandbox/."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from pathlib import Path
 import pytest
 from polling import wait_until
 
-from arena.launch import SCRIPT, encode_settings, parse_settings
+from arena.launch import SCRIPT, Settings, encode_settings, parse_settings
 from arena.manifest import BotSpec, ManifestError, ResourceLimits, load_manifest
 from arena.process import BotProcess, launcher_command, network_isolation_problem
 
@@ -28,7 +29,7 @@ try:
 except OSError as exc:
     network = type(exc).__name__
 print(json.dumps({"cwd": os.getcwd(), "entries": os.listdir("."), "limits": limits,
-                  "network": network}), flush=True)
+                  "network": network, "env": dict(os.environ)}), flush=True)
 """
 
 
@@ -40,7 +41,7 @@ def report(spec_limits: ResourceLimits, tmp_path: Path, *, isolate: bool, networ
         listener.listen()
         port = listener.getsockname()[1]
         spec = BotSpec("reporter", (sys.executable, "-c", REPORT, str(port)), cwd=cwd,
-                       limits=spec_limits, network=network)
+                       limits=spec_limits, network=network, trusted=True)
         with BotProcess(spec, {}, tmp_path / "reporter.log", isolate_network=isolate) as process:
             assert process.wait(30)
     lines = (tmp_path / "reporter.log").read_text().splitlines()
@@ -61,6 +62,9 @@ def test_limits_are_set_hard_and_the_working_directory_is_private(tmp_path: Path
     assert cwd.name.startswith("arena-bot-reporter-") and seen["entries"] == []
     assert not cwd.exists(), "the private directory is removed when the bot is closed"
     assert seen["network"] == "reached", "isolation was not asked for"
+    env = seen["env"]
+    assert isinstance(env, dict) and set(env) - {"PWD", "LC_CTYPE"} == {"PATH", "HOME", "TMPDIR", "LANG"}
+    assert env["HOME"] == env["TMPDIR"] == str(cwd), "the referee's environment is not passed on"
 
 
 def test_a_manifest_working_directory_is_used_as_given(tmp_path: Path) -> None:
@@ -95,15 +99,18 @@ def test_a_manifest_naming_a_file_that_is_not_executable_says_so(tmp_path: Path)
 
 
 def test_the_launcher_reports_what_it_cannot_do(tmp_path: Path) -> None:
-    limits = {"as": 1 << 30, "cpu": 5}
-    assert parse_settings(encode_settings(limits, True)) == (limits, True, None)
-    assert parse_settings(encode_settings({}, False, 42)) == ({}, False, 42)
+    full = Settings({"as": 1 << 30, "cpu": 5}, True, 42, ("/a/cgroup.procs", "/b/cgroup.procs"),
+                    1 << 30, "/tmp/hub/peer")
+    assert parse_settings(encode_settings(full)) == full
+    assert parse_settings(encode_settings(Settings())) == Settings()
     with pytest.raises(ValueError, match="unknown limit 'stack'"):
-        encode_settings({"stack": 1}, False)
-    missing = subprocess.run(launcher_command([str(tmp_path / "gone")], ResourceLimits(), False),
+        encode_settings(Settings({"stack": 1}))
+    with pytest.raises(ValueError, match="holds a comma"):
+        encode_settings(Settings(socket="/tmp/a,b"))
+    missing = subprocess.run(launcher_command([str(tmp_path / "gone")], Settings()),
                              capture_output=True, text=True, check=False)
     assert missing.returncode == 127 and "cannot execute" in missing.stderr
-    orphan = subprocess.run([sys.executable, "-I", "-S", SCRIPT, encode_settings({}, False, 1), "true"],
+    orphan = subprocess.run([sys.executable, "-I", "-S", SCRIPT, encode_settings(Settings(parent=1)), "true"],
                             capture_output=True, text=True, check=False)
     assert orphan.returncode == 127 and "the referee (pid 1) is gone" in orphan.stderr
     bad = subprocess.run([sys.executable, "-I", "-S", SCRIPT, "speed=9", "true"],
@@ -114,9 +121,10 @@ def test_the_launcher_reports_what_it_cannot_do(tmp_path: Path) -> None:
 # Starts a bot (``sleep``) through the launcher, prints its pid, and waits to be killed.
 STARTER = r"""
 import subprocess, sys, time
-from arena.manifest import ResourceLimits
+import os
+from arena.launch import Settings
 from arena.process import launcher_command
-bot = subprocess.Popen(launcher_command(["sleep", "120"], ResourceLimits(), False))
+bot = subprocess.Popen(launcher_command(["sleep", "120"], Settings(parent=os.getpid())))
 print(bot.pid, flush=True)
 time.sleep(120)
 """

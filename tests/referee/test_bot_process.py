@@ -90,7 +90,9 @@ def test_close_is_idempotent_and_reaps_the_group(tmp_path: Path) -> None:
         "print('ready', flush=True)\n"
         "time.sleep(600)\n"
     )
-    with BotProcess(BotSpec("hang", (PY, "-c", script)), {}, tmp_path / "hang.log") as process:
+    # Trusted, so unsandboxed: the process-group escalation (the sandbox's is in tests/sandbox/).
+    spec = BotSpec("hang", (PY, "-c", script), trusted=True)
+    with BotProcess(spec, {}, tmp_path / "hang.log") as process:
         assert process.pid is not None
         for _ in range(400):
             if "ready" in (tmp_path / "hang.log").read_text():

@@ -1,0 +1,120 @@
+"""The bubblewrap command that runs one bot in its jail.
+
+The bot gets new user, PID, mount, IPC, UTS and cgroup namespaces, and a new network namespace
+unless its manifest keeps the network; a fresh ``/proc`` showing its own processes only; a minimal
+``/dev``; the system runtime (``/usr`` and the ``/bin``/``/lib`` links, a few files of ``/etc``),
+the Python runtime that runs the arena (its installation, virtual environment and the ``protocols``
+and ``engine`` packages bots may import) and the bot's own folder and program files read-only; one
+private tmpfs of ``disk_bytes`` at ``/tmp`` as its home and scratch space; and its hub socket's
+folder. It cannot gain privileges (``--cap-drop ALL``; bubblewrap sets ``no_new_privs``), cannot
+make further user namespaces, runs in a session of its own (no terminal to inject into) and dies
+with the launcher's bubblewrap process.
+
+Folders of the runtime, the bot and its socket may sit where the bot's identity cannot look (such
+as under ``/root``). With ``staged``, the referee's launcher reaches them before it gives up root: a
+bind source written ``@PATH`` stands for ``PATH`` bound at a neutral path by the launcher (see
+:func:`arena.launch.stage_sources`).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import engine
+import protocols
+
+#: The bot's user and group id inside its namespace (outside it is its own identity).
+INSIDE_ID = 1000
+#: Its home, scratch space and working folder when it has no folder of its own.
+HOME = "/tmp"
+#: System folders bound read-only (or recreated as the same symbolic links).
+SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+#: Files and folders of ``/etc`` a program may need; the rest of ``/etc`` is not there.
+ETC = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives",
+       "/etc/localtime", "/etc/ssl", "/etc/ca-certificates", "/etc/nsswitch.conf", "/etc/mime.types")
+#: What a bot with network also gets of ``/etc``.
+ETC_NETWORK = ("/etc/resolv.conf", "/etc/hosts", "/etc/gai.conf", "/etc/services", "/etc/protocols")
+#: Marks a bind source the launcher opens before switching identity.
+PLACEHOLDER = "@"
+
+
+@dataclass(frozen=True, slots=True)
+class Jail:
+    """What one bot's jail holds besides the system runtime.
+
+    ``folder``: the bot's own folder (read-only, its working folder), or ``None`` to work in its
+    tmpfs; ``files``: program files named in its command outside that folder; ``socket_dir``: the
+    folder of its hub socket; ``network``: keep the machine's network; ``disk_bytes``: the tmpfs
+    size; ``staged``: sources are staged by the launcher (the referee is root).
+    """
+
+    folder: Path | None
+    files: tuple[Path, ...]
+    socket_dir: Path | None
+    network: bool
+    disk_bytes: int
+    staged: bool
+
+
+def runtime_folders() -> tuple[Path, ...]:
+    """Folders of the Python runtime a bot may use: the installation, the virtual environment,
+    and the ``protocols`` and ``engine`` packages (the SDK and the game engines)."""
+    folders = {Path(sys.base_prefix).resolve(), Path(sys.prefix).resolve(),
+               Path(protocols.__file__).parent.resolve(), Path(engine.__file__).parent.resolve()}
+    return tuple(sorted(folders))
+
+
+def bot_path() -> str:
+    """``PATH`` inside a jail: the arena's interpreter first, then the system's programs."""
+    return f"{Path(sys.executable).parent}:/usr/local/bin:/usr/bin:/bin"
+
+
+def program_files(command: Sequence[str], folder: Path | None) -> tuple[Path, ...]:
+    """Absolute paths of existing files in ``command`` that are not inside ``folder`` nor the
+    runtime (e.g. ``python3 /srv/bots/mine.py``), to be bound read-only."""
+    inside = [*runtime_folders(), *([folder] if folder is not None else [])]
+    files = []
+    for arg in command:
+        path = Path(arg)
+        if path.is_absolute() and path.is_file() and not any(path.is_relative_to(f) for f in inside):
+            files.append(path)
+    return tuple(files)
+
+
+def _bind(jail: Jail, source: Path) -> list[str]:
+    """Bind ``source`` read-only at the same path inside, staged by the launcher when ``staged``."""
+    return ["--ro-bind", (PLACEHOLDER if jail.staged else "") + str(source), str(source)]
+
+
+def jail_command(bwrap: str, jail: Jail, command: Sequence[str]) -> list[str]:
+    """``bwrap`` and its arguments to run ``command`` in ``jail``; the environment is the one the
+    launcher is started with (the caller gives it the bot's minimal environment)."""
+    args = [bwrap, "--unshare-user", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
+            "--unshare-cgroup-try", "--disable-userns", "--uid", str(INSIDE_ID), "--gid", str(INSIDE_ID),
+            "--hostname", "arena-bot", "--die-with-parent", "--new-session", "--cap-drop", "ALL"]
+    if not jail.network:
+        args.append("--unshare-net")
+    for path in SYSTEM:
+        if os.path.islink(path):
+            args += ["--symlink", os.readlink(path), path]
+        elif os.path.isdir(path):
+            args += ["--ro-bind", path, path]
+    for path in ETC + (ETC_NETWORK if jail.network else ()):
+        args += ["--ro-bind-try", path, path]
+    # The tmpfs first, as binds may land inside it.
+    args += ["--size", str(jail.disk_bytes), "--perms", "0700", "--tmpfs", HOME]
+    if jail.folder is not None:
+        args += _bind(jail, jail.folder)
+    for file in jail.files:
+        args += _bind(jail, file)
+    for folder in runtime_folders():
+        args += _bind(jail, folder)
+    if jail.socket_dir is not None:
+        args += _bind(jail, jail.socket_dir)
+    args += ["--proc", "/proc", "--dev", "/dev"]
+    args += ["--chdir", str(jail.folder) if jail.folder is not None else HOME, "--", *command]
+    return args
