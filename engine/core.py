@@ -221,7 +221,7 @@ class State(ABC):
         if seat not in self.to_move():
             raise IllegalAction(f"seat {seat} is not to move (to move: {list(self.to_move())})")
         if action not in self.legal_actions(seat):
-            raise IllegalAction(f"action {action} is not legal for seat {seat} now")
+            raise IllegalAction(f"action {action} ({self.action_label(action)}) is not legal for seat {seat} now")
         self.apply(seat, action)
 
     @abstractmethod

@@ -17,7 +17,7 @@ class WaroongGame(Game):
     """Waroong Wars for 3-5 players: Five Stars (with customer cards) and Street Vendor (without)."""
 
     name = "waroong"
-    version = 1
+    version = 2
     title = "Waroong Wars"
     min_players = 3
     max_players = 5

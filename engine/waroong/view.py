@@ -63,7 +63,7 @@ def observation(st: WaroongState, seat: int) -> WireMap:
         "turn": st.turn if cooking else None,
         "done": list(st.done) if cooking else [False] * n,
         "cooked_this_turn": st.cooked_now
-        if phase in (COOK_STEP, DISH, KEEP_STEP, SECURITY_STEP)
+        if st.phase in (COOK_STEP, DISH, KEEP_STEP, SECURITY_STEP)
         else 0,
         "dish": dish,
         "security": security,

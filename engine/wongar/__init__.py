@@ -18,14 +18,16 @@ Decision flow (one seat decides at a time; everything automatic happens inside `
      (adjacent) or ``elder_move`` ``("elder_to", t)`` (distance 1-2), then a ceremony there;
      Ancestor-and-Elder: both figures to the card's territory, ceremony there.
 4. Ceremony: from the Ancestor's owner clockwise, each active participant gets ``ceremony_play``:
-   ``("play", card)`` or ``("pass",)`` (which drops them out). A participant with no piece there or
-   no card that could do anything drops out automatically. After ``("play", card)`` comes
+   ``("play", card)`` or ``("pass",)`` (which drops them out). A participant who has lost its last
+   piece there drops out automatically; one with no card that could do anything is skipped (event
+   ``skip``) but stays in, since the board may change. After ``("play", card)`` comes
    ``ceremony_effect``: ``("remove", kind, seat)`` (A), ``("move_out", kind, t)`` (B) or
    ``("move_in", kind, t)`` (C) - a single card fixes the kind; a Double takes two such steps of one
-   kind and one mode (the second only if one fits). When nobody is active, the majorities score.
+   kind and one mode (the second only if one fits). When no active participant can play, the
+   majorities score.
 
 Choices where the rules leave room: a ritual card is offered only if it can do something there
-(a participant with no such card drops out as if passing); a Double's second piece is compulsory when
+(a participant with no such card is skipped, RULINGS 2026-12-01); a Double's second piece is compulsory when
 one fits; ``("stop",)`` forgoes both remaining piece-card extras at once; a blind draw that finds
 nothing but Scorpions (all other cards in hands) resolves the Scorpion it draws and then gives no card;
 a seat with nothing to take in its turn is skipped.

@@ -16,7 +16,7 @@ class WongarGame(Game):
     """Wongar (Alan R. Moon and Richard Borg), 3-5 players, basic game and Game for the Initiated."""
 
     name = "wongar"
-    version = 1
+    version = 2
     title = "Wongar"
     min_players = 3
     max_players = 5

@@ -246,7 +246,7 @@ class WongarState(State):
             raise EngineError("the game has already begun")
         if self.initiated and any(self.setup_left):
             self.pending = _SETUP_PLACE
-            self.actor = self.ancestor_owner
+            self.start = self.actor = self.ancestor_owner
         else:
             self._start_round()
 
@@ -444,6 +444,7 @@ class WongarState(State):
                     self.taken[s * 9 + _T_SCORP] += 1
                     self._advance_track()
                     self._penalty(s)
+            self.bottom_known[t] = min(self.bottom_known[t], len(stack))
             self._check_stack_end(t)
 
     def _begin_turns(self) -> None:
@@ -688,23 +689,30 @@ class WongarState(State):
         self._ceremony_next(self.ancestor_owner)
 
     def _ceremony_next(self, first: int) -> None:
+        """Give the turn to the next participant from ``first`` clockwise who can play, or score.
+
+        Losing the last piece there puts a participant out; one with no playable card is skipped but
+        stays in (the board may change). The ceremony scores when no remaining participant can play.
+        """
         n = self.n
         c = self.cer_territory
+        pieces = self.pieces
         for i in range(n):
             s = (first + i) % n
-            if not self.cer_active >> s & 1:
-                continue
             base = (c * n + s) * 3
-            if not (self.pieces[base] or self.pieces[base + 1] or self.pieces[base + 2]):
-                reason = "no piece"
-            elif self._has_playable_card(s):
-                self.pending = _CER_PLAY
-                self.actor = s
-                return
-            else:
-                reason = "no playable card"
-            self.cer_active &= ~(1 << s)
-            self.log.append(Event(None, {"type": "drop_out", "seat": s, "reason": reason}))
+            if self.cer_active >> s & 1 and not (pieces[base] or pieces[base + 1] or pieces[base + 2]):
+                self.cer_active &= ~(1 << s)
+                self.log.append(Event(None, {"type": "drop_out", "seat": s, "reason": "no piece"}))
+        able = [s for s in range(n) if self.cer_active >> s & 1 and self._has_playable_card(s)]
+        if able:
+            for i in range(n):
+                s = (first + i) % n
+                if s in able:
+                    self.pending = _CER_PLAY
+                    self.actor = s
+                    return
+                if self.cer_active >> s & 1:
+                    self.log.append(Event(None, {"type": "skip", "seat": s, "reason": "no playable card"}))
         self._score_ceremony()
         self._end_turn()
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from waroong_helpers import act, event_types, held, legal, staged
 
-from engine.core import ConfigError
+from engine.core import ConfigError, IllegalAction
 from engine.waroong import GAME
 from engine.waroong.phases import OFFER, SECURITY_STEP
 
@@ -256,3 +256,26 @@ def test_bad_staging_is_rejected() -> None:
         staged(picks=[["sambal", "sambal", "sambal"]])
     with pytest.raises(ConfigError, match="no dish named 'Pizza'"):
         staged(row=["Pizza"])
+
+
+def test_a_pending_businesswoman_offer_shows_no_cooking_to_anyone() -> None:
+    st = staged(
+        picks=[["sayur", "sayur"], [], []], customers=[[], [], ["businesswoman"]], row=["Semanggi"], priority=0,
+    )
+    act(st, 2, "businesswoman", "pass")
+    act(st, 0, "cook", 0)
+    act(st, 0, "serve")
+    assert st.observation(1)["cooked_this_turn"] == 1
+    act(st, 0, "end-turn")
+    assert st.phase == OFFER and st.to_move() == (2,), "seat 1's turn: the Businesswoman is offered again"
+    for seat in range(3):
+        obs = st.observation(seat)
+        assert obs["cooked_this_turn"] == 0, f"seat {seat} would learn that an offer is pending"
+    assert st.observation(0)["phase"] == st.observation(1)["phase"] == "cook"
+
+
+def test_an_illegal_action_is_named_by_its_label() -> None:
+    st = staged(customers=[[], [], []], row=["Semanggi"], priority=0)
+    action = st.table().id_of("vip")
+    with pytest.raises(IllegalAction, match=rf"action {action} \(.*VIP.*\) is not legal for seat 0 now"):
+        st.apply_checked(0, action)

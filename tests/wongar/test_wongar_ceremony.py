@@ -80,15 +80,51 @@ def test_options_a_b_c_and_automatic_drop_out() -> None:
     act(state, "play", "Cube")
     act(state, "move_out", "Cube", "Hands")  # B
     assert on(state, "Emu", 2) == [1, 0, 0] and on(state, "Hands", 2) == [0, 1, 0]
-    assert state.to_move() == (0,), "seat 3 has no card: it drops out on its own"
+    assert state.to_move() == (0,), "seat 3 has no card: it is skipped"
     act(state, "play", "Cube")
     assert offered(state) == [("move_in", "Cube", "Kangaroo")]
     act(state, "move_in", "Cube", "Kangaroo")  # C
     assert on(state, "Emu", 0) == [1, 1, 0]
-    drops = [e.data for e in state.log if e.data["type"] == "drop_out"]
-    assert {"type": "drop_out", "seat": 3, "reason": "no playable card"} in drops
-    assert state.to_move() == (1,)
+    skips = [e.data for e in state.log if e.data["type"] == "skip"]
+    assert {"type": "skip", "seat": 3, "reason": "no playable card"} in skips
+    assert not [e for e in state.log if e.data["type"] == "drop_out"], "skipped, never out"
+    assert state.to_move() == (1,), "nobody can play any more: the ceremony scored"
     assert state.scores == [6, 0, 0, 0], "Discs tied 1-1-1: the Ancestor's owner wins; the Cube too"
+
+
+def test_a_participant_without_a_playable_card_is_skipped_not_out() -> None:
+    """RULINGS 2026-12-01: the board may change and make a skipped participant's card playable."""
+    state = elder_ceremony_at_emu(
+        [("Emu", 0, 1, 0, 0), ("Emu", 2, 1, 0, 0), ("Kangaroo", 0, 0, 1, 0)],
+        {0: [R.CUBE], 2: [R.CUBE]},
+        ancestor_owner=1,
+    )
+    assert state.to_move() == (0,), "from seat 1: seat 2 has no Cube to affect, so seat 0 plays first"
+    assert {"type": "skip", "seat": 2, "reason": "no playable card"} in [e.data for e in state.log]
+    pending = state.observation(0)["pending"]
+    assert isinstance(pending, dict) and pending["active"] == [0, 2], "the skipped seat is still in"
+    act(state, "play", "Cube")
+    act(state, "move_in", "Cube", "Kangaroo")
+    assert state.to_move() == (2,), "a Cube is in Emu now: seat 2's Cube card has become playable"
+    assert offered(state) == [("play", "Cube"), ("pass",)]
+    act(state, "play", "Cube")
+    act(state, "remove", "Cube", 0)
+    assert on(state, "Emu", 0) == [1, 0, 0]
+    assert state.scores == [0, 0, 3, 0], "Discs tied: seat 2 is met first from seat 1; no Cube is left"
+
+
+def test_passing_while_able_to_play_puts_a_participant_out() -> None:
+    state = elder_ceremony_at_emu(
+        [("Emu", 0, 1, 0, 0), ("Emu", 2, 1, 0, 0), ("Kangaroo", 0, 0, 1, 0)],
+        {0: [R.CUBE], 2: [R.DISC, R.CUBE]},
+        ancestor_owner=1,
+    )
+    assert state.to_move() == (2,)
+    act(state, "pass")
+    act(state, "play", "Cube")
+    act(state, "move_in", "Cube", "Kangaroo")
+    assert decision(state) == "take", "seat 2 passed: out, though its Cube card could remove seat 0's Cube"
+    assert state.scores == [3, 0, 3, 0], "the Cube stays with seat 0; Discs tied go to seat 2"
 
 
 def test_double_removes_two_of_one_kind_from_two_players() -> None:

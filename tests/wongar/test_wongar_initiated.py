@@ -80,6 +80,17 @@ def test_opening_placement_one_at_a_time_from_the_ancestor_owner() -> None:
     assert state.to_move() == (state.elder_owner,)
 
 
+def test_the_opening_placement_shows_the_ancestor_owner_as_start_player() -> None:
+    for seed in range(12):
+        state = GAME.new_state(4, seed=seed, variant="initiated")
+        assert isinstance(state, WongarState)
+        owner = state.ancestor_owner
+        for seat in range(4):
+            obs = state.observation(seat)
+            assert obs["start_player"] == owner and obs["ancestor"] == {"territory": "Hands", "owner": owner}
+    assert any(GAME.new_state(4, seed=s, variant="initiated").observation(0)["start_player"] != 0 for s in range(12))
+
+
 def test_a_used_up_kind_cannot_be_placed_in_the_opening() -> None:
     state = staged(3, 2, "initiated")
     state.setup_left[:] = [0, 1, 0] * 3

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import pytest
+
+from engine.core import IllegalAction
 from engine.wongar.arrange import leave_in_stack, pile_on_top, set_face_up, stack_on_top
 from engine.wongar.cards import RitualCard, TerritoryCard
 from wongar_scenario import BOARD, act, empty_hands, hand, quiet_game, take_disc_and_stop
@@ -81,3 +84,14 @@ def test_card_majority_bonus_with_ties() -> None:
     assert result.detail["bonus"] == [8, 8, 8, 0], "Discs tied 1-1: both; Cube: seat 2; Triple counts nothing"
     assert result.scores == (8, 8, 8, 0)
     assert result.ranks == (1, 1, 1, 4)
+
+
+def test_an_illegal_action_is_named_by_its_label() -> None:
+    state = quiet_game()
+    state.begin()
+    (seat,) = state.to_move()
+    action = state.table().id_of("pass")
+    with pytest.raises(IllegalAction, match=rf"action {action} \(pass \(leave this ceremony\)\) is not legal for seat {seat} now"):
+        state.apply_checked(seat, action)
+    with pytest.raises(IllegalAction, match=r"action 99999 \(<unknown action 99999>\)"):
+        state.apply_checked(seat, 99999)

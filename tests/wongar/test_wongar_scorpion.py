@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 from engine.core import Event
 from engine.wongar.arrange import (
     clear_board,
@@ -147,3 +149,35 @@ def test_track_stays_on_its_last_space() -> None:
     state.begin()
     assert state.track == 15
     assert BOARD[0] == state.board.names[0]
+
+
+def test_a_revealed_setup_scorpion_is_no_longer_claimed_under_its_stack() -> None:
+    emu = BOARD.index("Emu")
+    seed = next(s for s in range(200) if quiet_game(seed=s).bottom_known[emu])
+    state = quiet_game(seed=seed)
+    stack = state.stacks[emu]
+    state.territory_box += len(stack) - 1
+    del stack[1:]  # only the setup Scorpion at the bottom is left
+    assert stack == [T.SCORPION] and state.bottom_known[emu] == 1
+    state.begin()
+    for where in ("Emu", "Kangaroo", "Serpent", "Hands"):
+        act(state, "take", where)
+        act(state, "stop")
+    obs = state.observation(0)
+    assert obs["round"] == 2 and obs["stack_sizes"][emu] == 0  # type: ignore[index]
+    assert obs["scorpions_under"][emu] == 0, "the Scorpion was revealed at round 2: none is left under"  # type: ignore[index]
+
+
+def test_scorpions_under_never_exceeds_the_stack_in_random_games() -> None:
+    from engine.wongar import GAME
+
+    rng = random.Random(7)
+    for seed in range(60):
+        state = GAME.new_state(3 + seed % 3, seed=seed, variant=("basic", "initiated")[seed % 2])
+        while not state.is_over():
+            (seat,) = state.to_move()
+            obs = state.observation(seat)
+            under, sizes = obs["scorpions_under"], obs["stack_sizes"]
+            assert isinstance(under, list) and isinstance(sizes, list)
+            assert all(u <= z for u, z in zip(under, sizes)), f"seed {seed}: {under} under {sizes}"  # type: ignore[operator]
+            state.apply(seat, rng.choice(state.legal_actions(seat)))

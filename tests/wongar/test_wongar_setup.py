@@ -139,4 +139,4 @@ def test_knob_defaults_and_canonical_forms() -> None:
     }
     assert GAME.configure(3).knobs["scorpion_track"] == "5/5/5"
     assert GAME.configure(3).knobs["ceremony_points"] == "2,3,4/3,4,5/5,6,7"
-    assert GAME.key == "wongar@1"
+    assert GAME.key == "wongar@2"
