@@ -30,15 +30,18 @@ def greedy_policy(match: Match) -> Policy:
             return legal[0]
         totals = dict.fromkeys(legal, 0.0)
         samples = 0
-        budget = Budget(clock, match.nodes)
+        state = match.sample(observation)
+        budget = Budget(clock, match.nodes, len(state.to_move()))
         limit = MAX_SAMPLES if match.nodes is None else match.nodes
-        while samples < limit and budget.more(samples):
-            state = match.sample(observation)
+        while True:
             for action in legal:
                 after = state.clone()
                 after.apply(seat, action)
                 totals[action] += margin(estimate(after), seat)
             samples += 1
+            if samples >= limit or not budget.more(samples):
+                break
+            state = match.sample(observation)
         best = max(totals.values())
         action = match.rng.choice([a for a in legal if totals[a] == best])
         return Choice(action, info={**budget.report(samples), "value": round(best / samples, 4)})

@@ -3,7 +3,9 @@
 :func:`run` connects to the referee (endpoint and token from ``--endpoint``/``--token`` or the
 ``ARENA_ENDPOINT``/``ARENA_TOKEN`` environment variables; CURVE when ``ARENA_SERVER_KEY`` or
 ``--server-key`` gives the referee's public key), says hello, then plays every match it is sent,
-answers pings, and returns 0 on ``bye``. Example::
+answers pings, and returns 0 on ``bye``. Each decision's :class:`Clock` says what the referee
+charges (elapsed or CPU time) and how much this decision has used; :func:`node_budget` reads the
+organiser's node budget (``ARENA_NODES``). Example::
 
     import random
     from protocols.sdk import run

@@ -121,13 +121,13 @@ def test_a_tournament_node_budget_reaches_the_bot_and_is_stored(tmp_path: Path) 
     """``nodes`` in a ``[[bots]]`` entry wins over the manifest's, survives the store's round trip,
     and is refused in one line when it is not a positive whole number."""
     raw = {"name": "t", "game": "wongar", "table_size": 2, "time_control": "1s", "seed": 1,
-           "bots": [{"bot": "greedy", "nodes": 9}, {"bot": "random"}]}
+           "bots": [{"name": "g", "bot": "greedy", "nodes": 9}, {"name": "r", "bot": "random"}]}
     config = parse_config(raw, source="t.toml", base=tmp_path)
     assert config.bots[0].spec().env[ENV_NODES] == "9"
     assert ENV_NODES not in config.bots[1].spec().env
     assert config_from_plain(config.to_plain()) == config
     for bad, problem in ((0, "must be at least 1, not 0"), ("9", "expected a whole number, got str '9'")):
-        raw["bots"] = [{"bot": "greedy", "nodes": bad}, {"bot": "random"}]
+        raw["bots"] = [{"name": "g", "bot": "greedy", "nodes": bad}, {"name": "r", "bot": "random"}]
         with pytest.raises(TournamentError) as caught:
             parse_config(raw, source="t.toml", base=tmp_path)
         assert str(caught.value) == f"t.toml: bots[0].nodes: {problem}"
