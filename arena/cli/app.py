@@ -9,10 +9,13 @@ import typer
 
 from arena import __version__
 from arena.cli.bot import bot_app
+from arena.cli.common import err_console
+from arena.cli.doctor import doctor_command
 from arena.cli.leaderboard import leaderboard_command, publish_command
 from arena.cli.play import play_command
 from arena.cli.results import games_app, replay_command
 from arena.cli.tournament import tournament_app
+from arena.sandbox.probe import INSTALL_HINT, bwrap_path
 from arena.inert import log_inertly
 
 app = typer.Typer(
@@ -41,6 +44,9 @@ def root(
 ) -> None:
     """Run bot competitions for multiplayer board and card games."""
     log_inertly(logging.DEBUG if verbose else logging.WARNING)
+    if bwrap_path() is None:
+        err_console.print(f"note: bubblewrap is missing, so untrusted bots cannot run sandboxed; {INSTALL_HINT}",
+                          highlight=False)
 
 
 app.add_typer(games_app, name="games")
@@ -50,6 +56,7 @@ app.command("leaderboard")(leaderboard_command)
 app.command("publish")(publish_command)
 app.command("play")(play_command)
 app.add_typer(bot_app, name="bot")
+app.command("doctor")(doctor_command)
 
 
 def main() -> None:

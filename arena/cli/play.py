@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import secrets
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated
 
@@ -19,6 +20,7 @@ from arena.clock import TimeControl
 from arena.manifest import BotSpec, resolve_bot
 from arena.record import DecisionRecord, MatchRecord
 from arena.referee import FaultPolicy, run_match
+from arena.sandbox.selftest import refusal
 from engine.core import ConfigError, State
 from engine.registry import get_game
 from protocols.codec import BOT_FRAME_LIMIT, bot_limits
@@ -55,8 +57,13 @@ def play_command(
     frame_limit_kb: Annotated[
         int, typer.Option("--frame-limit-kb", min=1, help="The largest frame a bot may send, in KiB.")
     ] = BOT_FRAME_LIMIT >> 10,
+    no_sandbox: Annotated[
+        bool, typer.Option("--no-sandbox", help="Run untrusted bots unconfined (no sandbox needed).")
+    ] = False,
 ) -> None:
-    """Play one match, one bot per seat, and print the result.
+    """Play one match, one bot per seat, and print the result. Untrusted bots (any but built-in
+    and `trusted = true` ones) run in the sandbox; without a working one (see `arena doctor`) they
+    are refused unless --no-sandbox is given.
 
     Examples:
       arena play wongar --bot random --bot random --bot random
@@ -68,6 +75,10 @@ def play_command(
         config = chosen.configure(len(specs), variant, parse_knobs(knob))
         control = TimeControl.parse(tc)
         policy = FaultPolicy(strikes)
+    if no_sandbox:
+        specs = [replace(spec, trusted=True) for spec in specs]
+    elif (refused := refusal(specs)) is not None:
+        raise fail(refused)
     if delay < 0:
         raise fail("--delay cannot be negative")
     seed = secrets.randbits(64) if seed is None else seed

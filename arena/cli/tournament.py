@@ -10,6 +10,7 @@ from rich.table import Table
 
 from arena.cli.common import console, err_console, fail, inert, user_errors
 from arena.cli.results import DEFAULT_DB, DbOpt, TournamentOpt, open_store
+from arena.sandbox.selftest import refusal
 from arena.store.db import Store
 from arena.tournament.cluster import DaskExecutor
 from arena.tournament.config import TournamentConfig, config_from_plain, load_config
@@ -201,10 +202,15 @@ def run_command(
     strikes: Strikes = None,
     trusted: Trusted = None,
     pin_cpus: PinCpus = None,
+    no_sandbox: Annotated[bool, typer.Option(
+        "--no-sandbox", help="Run untrusted bots unconfined; the tournament is stored and published "
+        "as unsandboxed.")] = False,
 ) -> None:
     """Play the tournament into the results database, then print its leaderboard; games already
     stored are not replayed. Without CONFIG, the built-in ladder: random, greedy and ismcts at one
-    table of Wongar, two deals in duplicate, 100 ms a move.
+    table of Wongar, two deals in duplicate, 100 ms a move. Untrusted bots (any but built-in and
+    `trusted = true` ones) run in the sandbox; without a working one (see `arena doctor`) the run
+    is refused unless --no-sandbox is given.
 
     Ctrl-C stops cleanly (games in progress are dropped, never half-stored); run again or use
     `arena tournament resume` to play the rest.
@@ -229,8 +235,10 @@ def run_command(
             strikes=strikes,
             trusted=trusted,
             pin_cpus=pin_cpus,
+            sandbox=False if no_sandbox else None,
         ),
     )
+    _require_sandbox(config)
     # The executor first: a cluster that cannot be reached must not leave an empty database behind.
     executor = _executor(config, cluster)
     try:
@@ -258,6 +266,7 @@ def resume_command(
             plain = dict(row.config)
             plain.update(overrides(concurrency=concurrency, pin_cpus=pin_cpus))
             config = config_from_plain(plain, source=f"{db}: tournament {row.name!r}")
+        _require_sandbox(config)
         _play(config, store, _executor(config, cluster))
 
 
@@ -295,6 +304,16 @@ def _executor(config: TournamentConfig, cluster: str | None) -> Executor:
         with user_errors():
             return DaskExecutor(cluster, config.concurrency)
     return LocalExecutor(effective_concurrency(config), pin_cpus=config.pin_cpus)
+
+
+def _require_sandbox(config: TournamentConfig) -> None:
+    """Exit 2 with the fix when untrusted bots of ``config`` would need a sandbox this machine
+    lacks (a tournament stored as unsandboxed needs none)."""
+    with user_errors():
+        specs = [config.bot(entry.name).spec() for entry in config.bots]
+    refused = refusal(specs)
+    if refused is not None:
+        raise fail(refused)
 
 
 def _play(config: TournamentConfig, store: Store, executor: Executor) -> None:

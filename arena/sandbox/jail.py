@@ -5,8 +5,8 @@ unless its manifest keeps the network; a fresh ``/proc`` showing its own process
 ``/dev``; the system runtime (``/usr`` and the ``/bin``/``/lib`` links, a few files of ``/etc``),
 the Python runtime that runs the arena (its installation, virtual environment and the ``protocols``
 and ``engine`` packages bots may import) and the bot's own folder and program files read-only; one
-private tmpfs of ``disk_bytes`` at ``/tmp`` as its home and scratch space; and its hub socket's
-folder. It cannot gain privileges (``--cap-drop ALL``; bubblewrap sets ``no_new_privs``), cannot
+private tmpfs of ``disk_bytes`` at ``/tmp`` as its home and scratch space (the only place it can
+write); and its hub socket's folder. It cannot gain privileges (``--cap-drop ALL``; bubblewrap sets ``no_new_privs``), cannot
 make further user namespaces, runs in a session of its own (no terminal to inject into) and dies
 with the launcher's bubblewrap process.
 
@@ -115,6 +115,6 @@ def jail_command(bwrap: str, jail: Jail, command: Sequence[str]) -> list[str]:
         args += _bind(jail, folder)
     if jail.socket_dir is not None:
         args += _bind(jail, jail.socket_dir)
-    args += ["--proc", "/proc", "--dev", "/dev"]
+    args += ["--proc", "/proc", "--dev", "/dev", "--remount-ro", "/dev", "--remount-ro", "/"]
     args += ["--chdir", str(jail.folder) if jail.folder is not None else HOME, "--", *command]
     return args

@@ -16,11 +16,19 @@ from pathlib import Path
 from arena.sandbox.cgroups import Layout, layout
 
 #: The one-line fix named wherever bubblewrap is missing.
-INSTALL_HINT = "install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap)"
+INSTALL_HINT = "install it with: apt-get install bubblewrap (Fedora: dnf install bubblewrap)"
+
+
+#: Environment variable naming the bubblewrap program, where it is not ``bwrap`` on ``PATH``.
+ENV_BWRAP = "ARENA_BWRAP"
 
 
 def bwrap_path() -> str | None:
-    """Where the ``bwrap`` program is, or ``None`` if it is not installed."""
+    """Where the ``bwrap`` program is (``$ARENA_BWRAP`` if set, else on ``PATH`` or in
+    ``/usr/bin``), or ``None`` if it is not installed there."""
+    given = os.environ.get(ENV_BWRAP)
+    if given is not None:
+        return given if os.access(given, os.X_OK) else None
     return shutil.which("bwrap") or next(
         (p for p in ("/usr/bin/bwrap", "/usr/local/bin/bwrap") if os.access(p, os.X_OK)), None
     )

@@ -8,6 +8,7 @@ synchronisation, so a committed game survives the writer being killed.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import time
 from collections.abc import Mapping, Sequence
@@ -82,6 +83,7 @@ class Store:
         """
         self.path = path
         _check_header(path)
+        _create_private(path)
         try:
             self._db = sqlite3.connect(path, isolation_level=None, timeout=30.0)
         except sqlite3.Error as exc:
@@ -382,6 +384,16 @@ def migrate(db: sqlite3.Connection, migrations: Sequence[Migration]) -> None:
             db.execute("ROLLBACK")
             raise
         db.execute("COMMIT")
+
+
+def _create_private(path: Path) -> None:
+    """Create a missing database file readable and writable by its owner alone (SQLite gives its
+    WAL and shared-memory files the same permissions): bots and other users must not read the
+    master seed or the records. An existing file, or one that cannot be made here, is left as is."""
+    try:
+        os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+    except OSError:
+        pass
 
 
 def _check_header(path: Path) -> None:

@@ -47,6 +47,8 @@ class BotEntry:
     bot: str
     env: Mapping[str, str] = field(default_factory=dict)
     nodes: int | None = None
+    #: The organiser's own bot: it may run outside the sandbox (``trusted = true`` in ``[[bots]]``).
+    trusted: bool = False
 
     def spec(self) -> BotSpec:
         """How to start this bot here (resolved on the machine that runs it).
@@ -55,13 +57,16 @@ class BotEntry:
         """
         spec = resolve_bot(self.bot)
         nodes = {} if self.nodes is None else {ENV_NODES: str(self.nodes)}
-        return replace(spec, name=self.name, env={**spec.env, **self.env, **nodes})
+        return replace(spec, name=self.name, env={**spec.env, **self.env, **nodes},
+                       trusted=spec.trusted or self.trusted)
 
     def to_plain(self) -> dict[str, Any]:
         """The entry as plain data, in the config file's shape (what the store keeps)."""
         plain: dict[str, Any] = {"name": self.name, "bot": self.bot, "env": dict(self.env)}
         if self.nodes is not None:
             plain["nodes"] = self.nodes
+        if self.trusted:
+            plain["trusted"] = True
         return plain
 
 
@@ -90,12 +95,16 @@ class TournamentConfig:
     #: The config named no seed, so ``seed`` was drawn at random (64 bits, from ``secrets``); a
     #: stored tournament of the same name keeps its own (:func:`arena.tournament.runner.keep_stored_seed`).
     seed_drawn: bool = False
+    #: Untrusted bots run in the sandbox; ``False`` (``--no-sandbox``) runs every bot unconfined,
+    #: and the stored tournament and its leaderboard say so.
+    sandbox: bool = True
 
     def bot(self, name: str) -> BotEntry:
-        """The entry named ``name``; ``KeyError`` if there is none."""
+        """The entry named ``name`` (trusted when the tournament runs without the sandbox);
+        ``KeyError`` if there is none."""
         for entry in self.bots:
             if entry.name == name:
-                return entry
+                return entry if self.sandbox else replace(entry, trusted=True)
         raise KeyError(name)
 
     def to_plain(self) -> dict[str, Any]:
@@ -120,6 +129,8 @@ class TournamentConfig:
             plain["variant"] = self.variant
         if self.frame_limit_kb != BOT_FRAME_LIMIT >> 10:
             plain["frame_limit_kb"] = self.frame_limit_kb
+        if not self.sandbox:
+            plain["sandbox"] = False
         return plain
 
     def fingerprint(self) -> str:
@@ -155,9 +166,10 @@ _TOP_KEYS = {
     "pin_cpus": "true or false",
     "frame_limit_kb": "a whole number",
     "trusted": "true or false",
+    "sandbox": "true or false",
     "bots": "an array of tables",
 }
-_BOT_KEYS = ("name", "bot", "env", "nodes")
+_BOT_KEYS = ("name", "bot", "env", "nodes", "trusted")
 
 
 class _Reader:
@@ -283,6 +295,7 @@ def parse_config(raw: Mapping[str, Any], source: str, base: Path) -> TournamentC
         pin_cpus=top.boolean("pin_cpus", True),
         frame_limit_kb=top.integer("frame_limit_kb", BOT_FRAME_LIMIT >> 10, minimum=1),
         seed_drawn="seed" not in raw,
+        sandbox=top.boolean("sandbox", True),
     )
 
 
@@ -306,7 +319,8 @@ def _read_bots(top: _Reader, base: Path) -> tuple[BotEntry, ...]:
         except ManifestError as exc:
             raise reader.error("bot", str(exc)) from None
         nodes = reader.integer("nodes", None, minimum=1) if "nodes" in item else None
-        bots.append(BotEntry(reader.string("name", spec.name), text, dict(env), nodes))
+        bots.append(BotEntry(reader.string("name", spec.name), text, dict(env), nodes,
+                             reader.boolean("trusted", False)))
     names = [b.name for b in bots]
     for name in names:
         if names.count(name) > 1:

@@ -1,4 +1,5 @@
-"""Fixtures of the hostile-bot suite: one hub with two well-behaved random bots per module."""
+"""Fixtures of the hostile-bot suite: one hub with two well-behaved random bots per module; every
+hostile bot runs in the sandbox, so the suite needs one (skipped without, failed under CI)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from collections.abc import Iterator
 import pytest
 
 from random_bots import connected_random_bots
+from sandboxed import require_sandbox
 
 from arena.handle import BotHandle
 from engine.core import Game
@@ -25,3 +27,9 @@ def honest(hub: Hub, tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[
     """Two connected random bots on the module's hub, reused across matches."""
     with connected_random_bots(hub, 2, tmp_path_factory.mktemp("logs")) as handles:
         yield handles
+
+
+@pytest.fixture(autouse=True)
+def working_sandbox() -> None:
+    """Skip (or, under CI, fail) each test when untrusted bots cannot be sandboxed here."""
+    require_sandbox()
