@@ -1,4 +1,4 @@
-"""``arena games``: what can be played."""
+"""``arena games`` and ``arena games show``: what can be played, and what a bot of a setup is sent."""
 
 from __future__ import annotations
 
@@ -8,9 +8,10 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from arena.cli.common import console
-from engine.core import Game
-from engine.registry import games
+from arena.cli.common import console, user_errors
+from arena.cli.play import parse_knobs
+from engine.core import Game, MatchConfig, Wire
+from engine.registry import games, get_game
 
 
 def describe(game: Game) -> dict[str, object]:
@@ -53,3 +54,58 @@ def games_command(
             "\n".join(f"{k.name} = {k.default!r}: {k.doc}" for k in game.knobs) or "-",
         )
     console.print(table)
+
+
+def setup_layout(game: Game, config: MatchConfig, seed: int) -> dict[str, Wire]:
+    """What a bot of this setup is sent: the action table as ``start.actions`` carries it, and the
+    observation of the first seat to decide in the deal of ``seed``."""
+    state = game.start(config, seed)
+    seat = state.to_move()[0]
+    knobs: dict[str, Wire] = {name: value for name, value in config.knobs.items()}
+    return {
+        "game": game.name,
+        "version": game.version,
+        "title": game.title,
+        "variant": config.variant,
+        "players": config.players,
+        "knobs": knobs,
+        "reference": f"docs/games/{game.name}.md",
+        "actions": game.action_table(config).to_wire(),
+        "observation": {"seat": seat, "seed": seed, "value": state.observation(seat)},
+    }
+
+
+def show_command(
+    game: Annotated[str, typer.Argument(help="The game: a name, or name@version.")],
+    variant: Annotated[str | None, typer.Option("--variant", help="The variant (default: the game's first).")] = None,
+    players: Annotated[int | None, typer.Option("--players", help="Seats (default: the fewest allowed).")] = None,
+    knob: Annotated[list[str], typer.Option("--knob", "-k", help="A rules knob, NAME=VALUE.")] = [],  # noqa: B006
+    seed: Annotated[int, typer.Option("--seed", help="The deal of the example observation.")] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print plain JSON instead of text.")] = False,
+) -> None:
+    """Show a setup's action table (as a bot receives it in start.actions) and an example observation.
+
+    Every key of the observation is explained in the game's reference, docs/games/GAME.md.
+
+    Example: arena games show wongar --variant initiated --players 4 --json
+    """
+    with user_errors():
+        chosen = get_game(game)
+        config = chosen.configure(chosen.min_players if players is None else players, variant, parse_knobs(knob))
+        layout = setup_layout(chosen, config, seed)
+    if as_json:
+        print(json.dumps(layout, indent=1))
+        return
+    print(f"{chosen.key} ({chosen.title}), variant {config.variant}, {config.players} players; "
+          f"reference: docs/games/{chosen.name}.md")
+    print("knobs: " + ", ".join(f"{name}={value!r}" for name, value in config.knobs.items()))
+    table = chosen.action_table(config)
+    print(f"\nactions ({len(table)}): id, form, label")
+    for action in range(len(table)):
+        spec = table[action]
+        print(f"{spec.id:>4}  {json.dumps(list(spec.form)):<34} {spec.label}")
+    shown = layout["observation"]
+    assert isinstance(shown, dict) and isinstance(shown["value"], dict)
+    print(f"\nobservation of seat {shown['seat']!r} at the first decision (seed {seed}):")
+    for key, value in shown["value"].items():
+        print(f"  {key}: {json.dumps(value)}")
