@@ -11,6 +11,7 @@ from arena import __version__
 from arena.cli.bot import bot_app
 from arena.cli.common import err_console
 from arena.cli.doctor import doctor_command
+from arena.cli.games import show_command
 from arena.cli.leaderboard import leaderboard_command, publish_command
 from arena.cli.play import play_command
 from arena.cli.results import games_app, replay_command
@@ -49,6 +50,7 @@ def root(
                           highlight=False)
 
 
+games_app.command("show")(show_command)
 app.add_typer(games_app, name="games")
 app.command("replay")(replay_command)
 app.add_typer(tournament_app, name="tournament")
