@@ -32,6 +32,7 @@ V2_CONTROLLERS = ("pids", "memory", "cpuset")
 KILL_WAIT = 5.0
 
 _names = itertools.count(1)
+_sweep_pending = [True]  # once per process, before its first group
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +123,25 @@ class GroupLimits:
     cpus: frozenset[int]
 
 
+def sweep_orphans(where: Layout) -> int:
+    """Kill and remove the bot groups of referees that are gone; how many groups were removed.
+
+    A bot frozen when its referee is killed outright never gets its parent-death signal (it is
+    delivered only on thawing), so each referee clears what dead ones left before making its own.
+    """
+    removed = 0
+    for folder in {base for base in where.bases.values()}:
+        for group in folder.glob("arena-bot-*-*"):
+            referee = int(group.name.split("-")[2])
+            if referee == os.getpid() or Path(f"/proc/{referee}").exists():
+                continue
+            orphan = BotGroup._adopt(where, group.name)
+            if orphan is not None:
+                orphan.remove()
+                removed += 1
+    return removed
+
+
 class BotGroup:
     """The control groups of one bot process generation. Make with :meth:`create`."""
 
@@ -143,6 +163,9 @@ class BotGroup:
         if where is None or where.missing:
             missing = "no cgroup mount" if where is None else "no " + ", ".join(where.missing) + " controller"
             raise SandboxError(f"control groups unavailable: {missing}")
+        if _sweep_pending:
+            _sweep_pending.clear()
+            sweep_orphans(where)
         name = f"arena-bot-{os.getpid()}-{next(_names)}"
         folders: dict[str, Path] = {}
         try:
@@ -159,11 +182,23 @@ class BotGroup:
                 folder.rmdir()
             why = exc.strerror if isinstance(exc, OSError) else str(exc)
             raise SandboxError(f"cannot make a control group: {why}") from None
-        if where.version == 1:
-            return cls(1, tuple(dict.fromkeys(folders.values())), folders["freezer"] / "cgroup.procs",
-                       folders["freezer"] / "freezer.state", folders["cpuacct"] / "cpuacct.usage")
-        folder = folders[""]
-        return cls(2, (folder,), folder / "cgroup.procs", folder / "cgroup.freeze", folder / "cpu.stat")
+        group = cls._adopt(where, name)
+        if group is None:
+            raise SandboxError(f"cannot open the control group {name}")
+        return group
+
+    @classmethod
+    def _adopt(cls, where: Layout, name: str) -> BotGroup | None:
+        """The existing groups called ``name`` (``None`` if some hierarchy lacks it)."""
+        folders = {controller: base / name for controller, base in where.bases.items()}
+        try:
+            if where.version == 1:
+                return cls(1, tuple(dict.fromkeys(folders.values())), folders["freezer"] / "cgroup.procs",
+                           folders["freezer"] / "freezer.state", folders["cpuacct"] / "cpuacct.usage")
+            folder = folders[""]
+            return cls(2, (folder,), folder / "cgroup.procs", folder / "cgroup.freeze", folder / "cpu.stat")
+        except (OSError, KeyError):
+            return None
 
     @staticmethod
     def _limit(version: int, folders: dict[str, Path], limits: GroupLimits) -> None:
