@@ -99,7 +99,8 @@ def main() -> None:
             report("idle", idle_seconds, idle_cut, idle_board)
             report(f"{cores} burners", busy_seconds, busy_cut, busy_board)
             same = sum(1 for key, decisions in idle.items() if busy.get(key) == decisions)
-            print(f"  identical games: {same} of {len(idle)}{' (all)' if same == len(idle) == len(busy) else ''}")
+            every = " (all)" if same == len(idle) == len(busy) else ""
+            print(f"  identical games: {same} of {len(idle)}{every}")
 
 
 if __name__ == "__main__":

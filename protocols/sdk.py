@@ -31,7 +31,6 @@ from engine.core import WireMap
 from protocols.codec import TRUSTED_LIMITS, decode, encode
 from protocols.errors import ProtocolError
 from protocols.messages import (
-    CLOCK_KINDS,
     ENV_ENDPOINT,
     ENV_NODES,
     ENV_SERVER_KEY,
@@ -88,9 +87,12 @@ class Clock:
         return clock_reading(self.kind) - self.received
 
     @classmethod
-    def from_wire(cls, clock: ClockMs, kind: str = "wall", received: float = 0.0, overhead: float = 0.0) -> Clock:
+    def from_wire(
+        cls, clock: ClockMs, kind: str = "wall", received: float = 0.0, overhead: float = 0.0
+    ) -> Clock:
         """Convert the wire's milliseconds."""
-        return cls(clock.move_ms / 1000, clock.bank_ms / 1000, clock.increment_ms / 1000, kind, received, overhead)
+        seconds = (clock.move_ms / 1000, clock.bank_ms / 1000, clock.increment_ms / 1000)
+        return cls(*seconds, kind, received, overhead)
 
 
 def node_budget() -> int | None:
@@ -199,7 +201,7 @@ def _handshake(socket: zmq.Socket[bytes], hello: Hello, timeout: float) -> None:
 def _serve(
     socket: zmq.Socket[bytes], choose: ChooseFn, on_start: StartHook | None, on_end: EndHook | None
 ) -> None:
-    kind = CLOCK_KINDS[0]
+    kind = "wall"  # until a start says otherwise
     overhead = 0.0
     while True:
         socket.poll()

@@ -90,7 +90,8 @@ class Budget:
     def report(self, done: int) -> dict[str, int | float | bool]:
         """What to log in a reply's ``info``: nodes searched, milliseconds spent on the clock so
         far, and ``cut`` when a node budget was cut short by the clock."""
-        info: dict[str, int | float | bool] = {"nodes": done, "spent_ms": round(self.clock.spent() * 1000, 2)}
+        info: dict[str, int | float | bool] = {"nodes": done}
+        info["spent_ms"] = round(self.clock.spent() * 1000, 2)
         if self.cut:
             info["cut"] = True
         return info

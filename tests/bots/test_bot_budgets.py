@@ -107,10 +107,11 @@ def test_a_manifest_node_budget_reaches_the_bot_as_arena_nodes(tmp_path: Path) -
     """``nodes = N`` in a manifest becomes ``ARENA_NODES``; anything but a positive whole number is
     refused in one line naming the file."""
     manifest = tmp_path / "bot.toml"
-    manifest.write_text(f'name = "b"\ncommand = ["{sys.executable}", "-m", "bots.greedy"]\nnodes = 7\n')
+    head = f'name = "b"\ncommand = ["{sys.executable}", "-m", "bots.greedy"]\n'
+    manifest.write_text(head + "nodes = 7\n")
     assert load_manifest(manifest).env[ENV_NODES] == "7"
     for bad in ("-1", "0", '"7"', "2.5", "true"):
-        manifest.write_text(f'name = "b"\ncommand = ["{sys.executable}", "-m", "bots.greedy"]\nnodes = {bad}\n')
+        manifest.write_text(f"{head}nodes = {bad}\n")
         with pytest.raises(ManifestError) as caught:
             load_manifest(manifest)
         assert str(caught.value).startswith(f"bot manifest {manifest}: 'nodes' must be a positive whole number")
