@@ -47,7 +47,7 @@ def ismcts_policy(match: Match) -> Policy:
             root = memory.constrain(root, match.rng)
         budget = Budget(clock, match.nodes, len(root.to_move()))
         verdict = search(root, match.seat, legal, estimate, play_on, budget.more, match.rng, dealer)
-        info = {**budget.report(verdict.iterations), "value": round(verdict.value, 4)}
+        info: WireMap = {**budget.report(verdict.iterations), "value": round(verdict.value, 4)}
         return Choice(verdict.action, info=info)
 
     return choose
