@@ -222,8 +222,12 @@ class BotProcess:
         if bwrap is None:
             raise BotStartError(f"cannot sandbox bot {self.spec.name!r}: bubblewrap is missing; {INSTALL_HINT}")
         limits = self.spec.limits
-        self.group = _bot_group(self.spec.name, limits)
         base = identity_base()
+        folder = self.spec.cwd
+        if base is not None and folder is not None and folder.stat().st_mode & 0o005 != 0o005:
+            raise BotStartError(f"cannot sandbox bot {self.spec.name!r}: its folder {folder} is not "
+                                f"readable by its own identity; make it so with: chmod -R o+rX {folder}")
+        self.group = _bot_group(self.spec.name, limits)
         socket_dir = None if self._socket_dir is None else Path(self._socket_dir)
         jail = Jail(self.spec.cwd, program_files(self.spec.command, self.spec.cwd), socket_dir,
                     not self.isolate_network, limits.disk_mb << 20, staged=base is not None)
