@@ -2,7 +2,8 @@
 
 The bot under test is started once per seat; the copies handshake, answer pings, play several
 matches in the same processes (start, many decisions, end), answer pings again, and must exit on
-``bye``. Each fault the referee records becomes a :class:`Breach` with what to fix.
+``bye``. Each fault the referee records becomes a :class:`Breach` with what to fix; so do a refused
+``hello`` (with the referee's reason) and replies the referee dropped (with the ``seq`` it expected).
 """
 
 from __future__ import annotations
@@ -14,10 +15,12 @@ from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 
+from arena import __version__
+from arena.check_watch import HubNotes
 from arena.clock import TimeControl
 from arena.handle import BotHandle, close_all
 from arena.manifest import BotSpec
-from arena.record import FaultKind
+from arena.record import FaultKind, MatchRecord
 from arena.referee import FaultPolicy, play_match
 from engine.core import Game, MatchConfig
 from protocols.transport import Hub
@@ -35,6 +38,9 @@ _FIXES = {
     FaultKind.MALFORMED: "send exactly one msgpack map per frame with the fields of SPEC.md §3",
     FaultKind.ILLEGAL: "answer with one of the ids in the act's legal list (SPEC.md §3, act)",
 }
+_DROP_FIX = ("reply once to each act or ping, with its seq, and send nothing else: dropped frames "
+             "are not read, so their decisions time out (SPEC.md §2, §4); arena -v bot check "
+             "logs each drop")
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +89,8 @@ def check_bot(
     breaches: list[Breach] = []
     latencies: list[float] = []
     decisions = played = 0
-    with Hub() as hub, ExitStack() as stack:
+    with Hub(server=f"arena {__version__}") as hub, ExitStack() as stack:
+        notes = stack.enter_context(HubNotes())
         if log_dir is None:
             log_dir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="arena-check-")))
         handles: list[BotHandle] = []
@@ -91,11 +98,13 @@ def check_bot(
         handles.extend(BotHandle.launch_all([spec] * config.players, hub, log_dir))
         failed = [h for h in handles if h.failure is not None]
         if failed:
-            breaches.append(Breach(f"handshake: {failed[0].failure}", _FIXES[FaultKind.START]))
+            breaches.append(_start_breach(str(failed[0].failure), notes.refusals))
             return CheckReport(spec.name, len(handles), 0, 0, (), tuple(breaches))
         breaches.extend(_pings(hub, handles, "before the first match"))
         counts: dict[FaultKind, int] = {}
         first: dict[FaultKind, str] = {}
+        dropped = 0
+        first_drop = ""
         for number in range(matches):
             if not all(h.alive() for h in handles):
                 break
@@ -109,14 +118,44 @@ def check_bot(
                     first[fault.kind] = f"{where}: {fault.detail}"
                     if fault.kind is FaultKind.CRASH:
                         first[fault.kind] += f" ({_log_of(handles[fault.seat])})"
+            match_drops = _dropped(record)
+            if sum(match_drops) and not first_drop:
+                first_drop = _first_drop(notes, number + 1, match_drops)
+            dropped += sum(match_drops)
             answered = [d for d in record.decisions if not d.fallback]
             decisions += len(answered)
             latencies.extend(d.elapsed for d in answered)
+        if dropped:
+            breaches.append(Breach(f"replies dropped ×{dropped}, first at {first_drop}", _DROP_FIX))
         for kind, count in counts.items():
             breaches.append(Breach(f"{kind.value} ×{count}, first at {first[kind]}", _FIXES[kind]))
         breaches.extend(_pings(hub, handles, "after the matches"))
         breaches.extend(_byes(handles))
     return CheckReport(spec.name, config.players, played, decisions, tuple(latencies), tuple(breaches))
+
+
+def _start_breach(failure: str, refusals: list[str]) -> Breach:
+    """The breach of a bot that did not complete the handshake: a refused hello says why."""
+    if refusals:
+        return Breach(f"handshake: the referee refused the hello ({refusals[0]}); then {failure}",
+                      "send hello with protocol 1 and the token from $ARENA_TOKEN unchanged, each "
+                      "copy its own (SPEC.md §1, §3 hello)")
+    return Breach(f"handshake: {failure}", _FIXES[FaultKind.START])
+
+
+def _dropped(record: MatchRecord) -> list[int]:
+    """Frames the referee dropped from each seat in ``record`` (its ``detail["dropped"]``)."""
+    counts = record.detail.get("dropped")
+    return [c if isinstance(c, int) else 0 for c in counts] if isinstance(counts, list) else []
+
+
+def _first_drop(notes: HubNotes, match: int, counts: list[int]) -> str:
+    """Where the first dropped frame of a match came from, with the seq awaited if it was a reply."""
+    where = f"match {match}, seat {next(s for s, c in enumerate(counts) if c)}"
+    if notes.wrong_seq is not None:
+        got, expected = notes.wrong_seq
+        return f"{where}: a reply carried seq {got} while the referee was waiting for seq {expected}"
+    return f"{where}: frames sent while no act or ping was outstanding"
 
 
 def _pings(hub: Hub, handles: list[BotHandle], when: str) -> list[Breach]:

@@ -1,0 +1,44 @@
+"""A raw-protocol bot for the checker's tests: ``python checker_bot.py MODE``.
+
+good         prints ``server=<welcome.server>`` and answers every ``act`` with its first legal id
+wrong-token  says hello with a token it was not given, and exits with status 1 on the ``error``
+wrong-seq    answers every ``act`` with a ``seq`` 1000 too high (pongs are right)
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import msgpack
+import zmq
+
+
+def main() -> None:
+    mode = sys.argv[1]
+    socket = zmq.Context().socket(zmq.DEALER)
+    socket.setsockopt(zmq.LINGER, 0)
+    socket.connect(os.environ["ARENA_ENDPOINT"])
+    token = os.environ["ARENA_TOKEN"]
+    if mode == "wrong-token":
+        token = "0" * 32
+    socket.send(msgpack.packb({"type": "hello", "protocol": 1, "name": mode, "version": "0", "token": token}))
+    while True:
+        message = msgpack.unpackb(socket.recv())
+        kind = message["type"]
+        if kind == "error":
+            print(f"refused: {message['message']}", flush=True)
+            sys.exit(1)
+        if kind == "welcome":
+            print(f"server={message['server']}", flush=True)
+        elif kind == "bye":
+            return
+        elif kind == "ping":
+            socket.send(msgpack.packb({"type": "pong", "seq": message["seq"]}))
+        elif kind == "act":
+            seq = message["seq"] + (1000 if mode == "wrong-seq" else 0)
+            socket.send(msgpack.packb({"type": "action", "seq": seq, "action": message["legal"][0]}))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,56 @@
+"""``arena bot check`` says what went wrong: a refused hello and why, replies dropped for a wrong
+seq with the seq expected, and the same ``welcome.server`` as ``arena play``."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from arena import __version__
+from arena.cli.app import app
+
+BOT = Path(__file__).with_name("checker_bot.py")
+runner = CliRunner()
+
+
+def check(mode: str, *extra: str) -> tuple[int, str]:
+    result = runner.invoke(app, ["bot", "check", f"{sys.executable} {BOT} {mode}", "--game", "wongar",
+                                 "--matches", "1", "--tc", "100ms", *extra], env={"COLUMNS": "400"})
+    return result.exit_code, result.output
+
+
+def test_a_refused_hello_is_reported_with_the_reason() -> None:
+    status, output = check("wrong-token")
+    assert status == 1, output
+    assert "the referee refused the hello (unknown token from bot 'wrong-token')" in output
+    assert "exited with status 1 before saying hello" in output
+    assert "$ARENA_TOKEN unchanged" in output
+
+
+def test_replies_with_a_wrong_seq_are_reported_as_dropped_with_the_seq_expected() -> None:
+    status, output = check("wrong-seq")
+    assert status == 1, output
+    assert "replies dropped ×" in output
+    line = next(x for x in output.splitlines() if "replies dropped" in x)
+    got, expected = line.split("carried seq ")[1].split(" while the referee was waiting for seq ")
+    assert int(got) == int(expected) + 1000, line
+    assert "arena -v" in output and "timeout ×" in output
+
+
+def test_check_and_play_greet_with_the_same_server(tmp_path: Path) -> None:
+    status, output = check("good", "--logs", str(tmp_path / "check"))
+    assert status == 0, output
+    played = runner.invoke(app, ["play", "wongar", "-b", f"{sys.executable} {BOT} good", "-b", "random",
+                                 "-b", "random", "--seed", "3", "--tc", "200ms", "--logs", str(tmp_path / "play")])
+    assert played.exit_code == 0, played.output
+    greetings = {
+        line
+        for folder in ("check", "play")
+        for log in (tmp_path / folder).glob("*.log")
+        for line in log.read_text().splitlines()
+        if line.startswith("server=")
+    }
+    assert greetings == {f"server=arena {__version__}"}
+    assert {p.parent.name for p in tmp_path.glob("*/*.log") if "server=" in p.read_text()} == {"check", "play"}
