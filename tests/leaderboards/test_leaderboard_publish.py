@@ -7,7 +7,6 @@ import json
 from dataclasses import replace
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import Any
 
 import pytest
 from rich.console import Console
@@ -23,71 +22,8 @@ from leaderboards.render_html import render_html
 from leaderboards.render_json import leaderboard_data, render_json, schema
 from leaderboards.render_markdown import render_markdown
 from leaderboards.render_table import render_table
+from json_schema import SUPPORTED, keywords_used, violations
 from lb_records import duplicate_tournament, ordered, record
-
-# --- a small validator for the JSON Schema keywords schema.json uses -------------------------------
-
-SUPPORTED = {
-    "$schema", "$id", "$defs", "$ref", "title", "description", "type", "properties", "required",
-    "additionalProperties", "items", "enum", "const", "minimum", "maximum",
-}
-TYPES = {
-    "object": lambda v: isinstance(v, dict),
-    "array": lambda v: isinstance(v, list),
-    "string": lambda v: isinstance(v, str),
-    "boolean": lambda v: isinstance(v, bool),
-    "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
-    "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
-    "null": lambda v: v is None,
-}
-
-
-def keywords_used(node: Any, inside_properties: bool = False) -> set[str]:
-    found: set[str] = set()
-    if isinstance(node, dict):
-        for key, value in node.items():
-            if not inside_properties:
-                found.add(key)
-            child_is_map = key in ("properties", "$defs") and not inside_properties
-            found |= keywords_used(value, child_is_map)
-    elif isinstance(node, list):
-        for item in node:
-            found |= keywords_used(item)
-    return found
-
-
-def violations(value: Any, node: dict[str, Any], root: dict[str, Any], path: str = "$") -> list[str]:
-    errors: list[str] = []
-    if "$ref" in node:
-        target = root
-        for part in node["$ref"].removeprefix("#/").split("/"):
-            target = target[part]
-        errors += violations(value, target, root, path)
-    if "type" in node:
-        allowed = node["type"] if isinstance(node["type"], list) else [node["type"]]
-        if not any(TYPES[t](value) for t in allowed):
-            return errors + [f"{path}: {value!r} is not {allowed}"]
-    if "const" in node and value != node["const"]:
-        errors.append(f"{path}: {value!r} is not {node['const']!r}")
-    if "enum" in node and value not in node["enum"]:
-        errors.append(f"{path}: {value!r} not in {node['enum']}")
-    if TYPES["number"](value):
-        if "minimum" in node and value < node["minimum"]:
-            errors.append(f"{path}: {value} < {node['minimum']}")
-        if "maximum" in node and value > node["maximum"]:
-            errors.append(f"{path}: {value} > {node['maximum']}")
-    if isinstance(value, dict):
-        properties = node.get("properties", {})
-        errors += [f"{path}: missing {key}" for key in node.get("required", []) if key not in value]
-        for key, item in value.items():
-            if key in properties:
-                errors += violations(item, properties[key], root, f"{path}.{key}")
-            elif node.get("additionalProperties", True) is False:
-                errors.append(f"{path}: unexpected {key}")
-    if isinstance(value, list) and "items" in node:
-        for i, item in enumerate(value):
-            errors += violations(item, node["items"], root, f"{path}[{i}]")
-    return errors
 
 
 # --- boards to publish ------------------------------------------------------------------------------
