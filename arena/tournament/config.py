@@ -49,6 +49,8 @@ class BotEntry:
     nodes: int | None = None
     #: The organiser's own bot: it may run outside the sandbox (``trusted = true`` in ``[[bots]]``).
     trusted: bool = False
+    #: Run outside the sandbox because the whole tournament does (not stored with the entry).
+    unconfined: bool = False
 
     def spec(self) -> BotSpec:
         """How to start this bot here (resolved on the machine that runs it).
@@ -58,7 +60,7 @@ class BotEntry:
         spec = resolve_bot(self.bot)
         nodes = {} if self.nodes is None else {ENV_NODES: str(self.nodes)}
         return replace(spec, name=self.name, env={**spec.env, **self.env, **nodes},
-                       trusted=spec.trusted or self.trusted)
+                       trusted=spec.trusted or self.trusted or self.unconfined)
 
     def to_plain(self) -> dict[str, Any]:
         """The entry as plain data, in the config file's shape (what the store keeps)."""
@@ -99,12 +101,15 @@ class TournamentConfig:
     #: and the stored tournament and its leaderboard say so.
     sandbox: bool = True
 
+    def __post_init__(self) -> None:
+        if not self.sandbox:
+            object.__setattr__(self, "bots", tuple(replace(b, unconfined=True) for b in self.bots))
+
     def bot(self, name: str) -> BotEntry:
-        """The entry named ``name`` (trusted when the tournament runs without the sandbox);
-        ``KeyError`` if there is none."""
+        """The entry named ``name``; ``KeyError`` if there is none."""
         for entry in self.bots:
             if entry.name == name:
-                return entry if self.sandbox else replace(entry, trusted=True)
+                return entry
         raise KeyError(name)
 
     def to_plain(self) -> dict[str, Any]:

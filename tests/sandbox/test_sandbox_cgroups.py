@@ -1,0 +1,90 @@
+"""A sandboxed bot's control groups: its limits, freezing, CPU time, and the end of everything it
+started, even when its referee is killed while the bot is frozen."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from polling import wait_until
+
+from arena.manifest import BotSpec, ResourceLimits
+from arena.process import BotProcess
+from arena.sandbox.cgroups import layout, sweep_orphans
+
+pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="bot control groups need root here")
+
+SPIN = "import os\nos.fork()\nwhile True: pass\n"  # two processes spinning
+
+
+def test_limits_freezing_and_cpu_time_hold_for_all_its_processes(tmp_path: Path) -> None:
+    spec = BotSpec("spinner", (sys.executable, "-c", SPIN), limits=ResourceLimits(memory_mb=256, processes=20))
+    with BotProcess(spec, {}, tmp_path / "spin.log") as process:
+        group = process.group
+        assert group is not None
+        values = {f.name: f.read_text().strip() for folder in group.folders for f in folder.iterdir()
+                  if f.name in ("pids.max", "memory.limit_in_bytes", "memory.max", "cpuset.cpus")}
+        assert values["pids.max"] == "20"
+        assert values.get("memory.limit_in_bytes", values.get("memory.max")) == str(256 << 20)
+        assert wait_until(lambda: len(group.members()) == 4, 10)  # bubblewrap's two, the bot, its child
+        assert wait_until(lambda: (process.cpu_used() or 0.0) > 0.2, 10), "it spins while thawed"
+        process.freeze()
+        assert wait_until(group.frozen, 5)
+        time.sleep(0.05)
+        frozen_at = process.cpu_used() or 0.0
+        time.sleep(0.5)
+        assert (process.cpu_used() or 0.0) - frozen_at < 0.01, "frozen, neither process runs"
+        process.thaw()
+        assert wait_until(lambda: (process.cpu_used() or 0.0) - frozen_at > 0.2, 10)
+        process.freeze()
+        folders = group.folders
+    assert process.group is None and not any(f.exists() for f in folders)
+    assert group.members() == []
+
+
+# A referee that starts a sandboxed bot, freezes it, prints the bot's group and waits to be killed.
+REFEREE = r"""
+import sys, time
+from pathlib import Path
+from arena.manifest import BotSpec
+from arena.process import BotProcess
+bot = BotProcess(BotSpec("sleeper", (sys.executable, "-c", "import time; time.sleep(600)")), {},
+                 Path(sys.argv[1]), isolate_network=True)
+bot.start()
+time.sleep(0.5)
+bot.freeze()
+print(bot.group.folders[0].name, flush=True)
+time.sleep(600)
+"""
+
+
+def test_the_groups_of_a_referee_killed_while_its_bot_is_frozen_are_swept(tmp_path: Path) -> None:
+    where = layout()
+    assert where is not None
+    referee = subprocess.Popen([sys.executable, "-c", REFEREE, str(tmp_path / "sleeper.log")],
+                               stdout=subprocess.PIPE, text=True, cwd=Path(__file__).parents[2])
+    assert referee.stdout is not None
+    name = referee.stdout.readline().strip()
+    folders = [base / name for base in set(where.bases.values())]
+    members = [int(p) for p in (folders[0] / "cgroup.procs").read_text().split()]
+    assert members and all(f.exists() for f in folders)
+    referee.send_signal(signal.SIGKILL)
+    referee.wait()
+    time.sleep(0.3)
+    assert all(Path(f"/proc/{pid}").exists() for pid in members), "frozen, the bot missed its signal"
+    assert sweep_orphans(where) >= 1
+    assert not any(f.exists() for f in folders)
+    assert wait_until(lambda: not any(_alive(pid) for pid in members), 5)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except (FileNotFoundError, ProcessLookupError):
+        return False
