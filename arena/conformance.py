@@ -100,7 +100,7 @@ def check_bot(
         if failed:
             breaches.append(_start_breach(str(failed[0].failure), notes.refusals))
             return CheckReport(spec.name, len(handles), 0, 0, (), tuple(breaches))
-        breaches.extend(_pings(hub, handles, "before the first match"))
+        breaches.extend(_pings(handles, "before the first match"))
         counts: dict[FaultKind, int] = {}
         first: dict[FaultKind, str] = {}
         dropped = 0
@@ -129,7 +129,7 @@ def check_bot(
             breaches.append(Breach(f"replies dropped ×{dropped}, first at {first_drop}", _DROP_FIX))
         for kind, count in counts.items():
             breaches.append(Breach(f"{kind.value} ×{count}, first at {first[kind]}", _FIXES[kind]))
-        breaches.extend(_pings(hub, handles, "after the matches"))
+        breaches.extend(_pings(handles, "after the matches"))
         breaches.extend(_byes(handles))
     return CheckReport(spec.name, config.players, played, decisions, tuple(latencies), tuple(breaches))
 
@@ -158,9 +158,9 @@ def _first_drop(notes: HubNotes, match: int, counts: list[int]) -> str:
     return f"{where}: frames sent while no act or ping was outstanding"
 
 
-def _pings(hub: Hub, handles: list[BotHandle], when: str) -> list[Breach]:
+def _pings(handles: list[BotHandle], when: str) -> list[Breach]:
     for handle in handles:
-        if handle.alive() and hub.ping(handle.peer, PING_TIMEOUT) is None:
+        if handle.alive() and handle.ping(PING_TIMEOUT) is None:
             return [Breach(f"no pong within {PING_TIMEOUT:g} s {when}",
                            "answer ping with pong carrying the same seq, whenever not deciding "
                            "(SPEC.md §3)")]

@@ -111,6 +111,15 @@ class BotHandle:
         if self.process is not None:
             self.process.freeze()
 
+    def ping(self, timeout: float) -> float | None:
+        """Round-trip seconds of a ``ping`` (the bot thawed meanwhile), ``None`` without a
+        ``pong`` in ``timeout`` seconds."""
+        self.thaw()
+        try:
+            return self.hub.ping(self.peer, timeout)
+        finally:
+            self.freeze()
+
     def cpu_used(self) -> float | None:
         """Seconds of CPU used so far by all the bot's processes, or ``None`` where not measured
         (remote or unsandboxed bots, or machines without control groups)."""

@@ -195,7 +195,7 @@ def _unpack(frame: bytes, limits: Limits) -> Any:
 #: Every field name of every message: the only fields an untrusted frame has unpacked.
 _KNOWN_FIELDS = frozenset(
     {"type", "seq", "protocol", "name", "version", "token", "server", "match", "game", "variant",
-     "knobs", "seat", "players", "seed", "actions", "clock", "grace_ms", "ply", "observation",
+     "knobs", "seat", "players", "seed", "actions", "clock", "grace_ms", "clock_kind", "ply", "observation",
      "legal", "events", "action", "info", "scores", "ranks", "forfeited", "reason", "message"}
 )
 _MAP_BYTES = frozenset(range(0x80, 0x90)) | {0xDE, 0xDF}
@@ -243,6 +243,36 @@ def _known_fields(frame: bytes, limits: Limits) -> dict[str, Any]:
     if end != len(frame):
         raise ProtocolError(f"{len(frame) - end} bytes after the end of the message")
     return body
+
+
+#: Bytes at the start of a frame in which :func:`may_answer` looks for ``seq``.
+PEEK_WINDOW = 1024
+_INT_BYTES = frozenset(range(0x00, 0x80)) | frozenset(range(0xE0, 0x100)) | set(range(0xCC, 0xD4))
+
+
+def may_answer(frame: bytes | memoryview, seq: int) -> bool:
+    """``False`` if ``frame`` surely does not answer the request numbered ``seq``: a map whose
+    ``seq`` is another integer, or which has none, read from its first :data:`PEEK_WINDOW` bytes
+    without decoding anything else; ``True`` if it carries ``seq`` or cannot be told that way (then
+    only :func:`decode` can). Never raises."""
+    if not frame or frame[0] not in _MAP_BYTES:
+        return True
+    window = frame[:PEEK_WINDOW]
+    unpacker = msgpack.Unpacker(max_buffer_size=len(window), **_unpacker_options(DEFAULT_LIMITS))
+    unpacker.feed(window)
+    try:
+        for _ in range(unpacker.read_map_header()):
+            if window[unpacker.tell()] not in _STR_BYTES:
+                return True
+            if unpacker.unpack() != "seq":
+                unpacker.skip()
+            elif window[unpacker.tell()] in _INT_BYTES:
+                return bool(unpacker.unpack() == seq)
+            else:
+                return True
+    except (IndexError, ValueError, TypeError, msgpack.UnpackException):
+        return True
+    return False
 
 
 @dataclass(frozen=True, slots=True)

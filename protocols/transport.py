@@ -16,8 +16,10 @@ Nothing a peer sends can make the hub buffer without bound, or work for long (SP
   (at most :data:`HELLO_LIMIT` bytes); anything larger, undecodable or not a ``hello`` is dropped
   without being decoded, and after :data:`STRANGER_STRIKES` such frames its connection is ignored.
 * A connected peer's frames are decoded only while it has an ``act`` or ``ping`` outstanding (sent
-  with :meth:`Hub.send`, ended by a reply with its ``seq`` or :meth:`Hub.settle`), and at most
-  :data:`DECODES_PER_REQUEST` of them per request; anything else is dropped undecoded and counted.
+  with :meth:`Hub.send`, ended by a reply with its ``seq`` or :meth:`Hub.settle`); a frame whose
+  first bytes alone show another ``seq`` or none is dropped there, and at most
+  :data:`DECODES_PER_REQUEST` frames are decoded per request; anything else is dropped undecoded
+  and counted.
 * Every frame is stamped with the time it was taken off the socket, and pending frames are taken
   off (cheaply, undecoded) before any is decoded, so a hub busy with one peer's junk never delays
   the arrival time of another peer's reply.
@@ -55,7 +57,7 @@ from dataclasses import dataclass, field
 import zmq
 from zmq.utils.monitor import parse_monitor_message
 
-from protocols.codec import DEFAULT_LIMITS, Limits, decode, encode
+from protocols.codec import DEFAULT_LIMITS, Limits, decode, encode, may_answer
 from protocols.errors import PeerGone, ProtocolError
 from protocols.messages import PROTOCOL_VERSION, Act, Action, Error, Hello, Message, Ping, Pong, Welcome
 
@@ -66,9 +68,11 @@ QUEUE_FRAMES = 64
 #: libzmq drops frames above this many times the codec's frame limit and disconnects the sender;
 #: frames between the two limits reach the codec and are reported as malformed.
 OVERSIZE_FACTOR = 2
-#: Frames refused from senders that have not said hello, and frames dropped while the hub waits, are
-#: each logged individually up to this many; beyond, they are only counted.
+#: Frames refused from senders that have not said hello are logged one by one up to this many;
+#: beyond, they are only counted.
 REFUSALS_LOGGED = 20
+#: Frames dropped from one peer that are logged one by one; beyond, they are only counted.
+DROPS_LOGGED = 5
 #: Bytes of the one frame a sender that has not said hello may send (a ``hello``).
 HELLO_LIMIT = 512
 #: Refused frames from one connection that has not said hello, after which it is ignored.
@@ -119,6 +123,7 @@ class Peer:
     connected_at: float = field(default=0.0, repr=False)
     fd: int | None = field(default=None, repr=False)
     awaiting: int | None = field(default=None, repr=False)
+    answer: type[Action] | type[Pong] = field(default=Action, repr=False)
     asked_at: float = field(default=0.0, repr=False)
     decodes_left: int = field(default=0, repr=False)
     dropped: int = 0
@@ -311,6 +316,7 @@ class Hub:
             raise PeerGone(f"{peer.label}: cannot send ({exc})") from None
         if isinstance(message, (Act, Ping)):
             peer.awaiting = message.seq
+            peer.answer = Action if isinstance(message, Act) else Pong
             peer.asked_at = time.monotonic()
             peer.decodes_left = DECODES_PER_REQUEST
         log.debug("→ %s %r", peer.label, message)
@@ -345,21 +351,54 @@ class Hub:
                 self._take_pending()
         if not self._queue:
             return closed, None
-        frame = self._queue.popleft()
-        self._check_reused_fd(frame.identity, frame.fd)
-        return True, self._accept(frame)
+        return True, self._accept(self._queue.popleft())
 
     def _take_pending(self) -> None:
-        """Take the frames waiting on the socket (up to :data:`DRAIN_BATCH`) into the queue,
-        undecoded, each stamped with the time it was taken."""
+        """Take the frames waiting on the socket (up to :data:`DRAIN_BATCH`), each stamped with the
+        time it was taken; those :meth:`_screen` keeps wait in the queue, the rest are gone."""
         for _ in range(DRAIN_BATCH):
             try:
                 frames = self._socket.recv_multipart(flags=zmq.NOBLOCK, copy=False)
             except zmq.Again:
                 return
             arrived = time.monotonic()
+            identity = frames[0].bytes
             fd = int(frames[-1].get(zmq.SRCFD))
-            self._queue.append(_Frame(frames[0].bytes, [f.bytes for f in frames[1:]], fd, arrived))
+            self._check_reused_fd(identity, fd)
+            kept = self._screen(identity, frames[1:], fd, arrived)
+            if kept is not None:
+                self._queue.append(kept)
+
+    def _screen(
+        self, identity: bytes, parts: list[zmq.Frame], fd: int, arrived: float
+    ) -> _Frame | None:
+        """The frame to keep for decoding, or ``None`` after dropping or refusing it unread: from
+        a sender not yet known, anything but one small frame (or anything, once it is ignored);
+        from a peer, anything not asked for, a reply whose ``seq`` is another, or more frames than
+        it may have decoded per request."""
+        size = sum(len(part) for part in parts)
+        peer = self._peers_by_identity.get(identity)
+        if peer is None:
+            if self._strikes.get(identity, 0) >= STRANGER_STRIKES:
+                self.refused += 1
+            elif len(parts) != 1:
+                self._refuse_frame(identity, f"unknown sender: {len(parts)} frames in one message")
+            elif size > HELLO_LIMIT:
+                self._refuse_frame(identity, f"unknown sender sent {size} bytes before saying hello")
+            else:
+                return _Frame(identity, [parts[0].bytes], fd, arrived)
+            return None
+        if peer.awaiting is None or arrived < peer.asked_at:
+            self._drop(peer, f"a frame of {size} bytes", "(nothing asked)")
+            return None
+        if len(parts) == 1 and not may_answer(parts[0].buffer, peer.awaiting):
+            self._drop(peer, f"a frame of {size} bytes", f"(not seq {peer.awaiting})")
+            return None
+        if peer.decodes_left <= 0:
+            self._drop(peer, f"a frame of {size} bytes", "(beyond the frames decoded per request)")
+            return None
+        peer.decodes_left -= 1
+        return _Frame(identity, [part.bytes for part in parts], fd, arrived)
 
     def _drain_monitor(self) -> bool:
         """Mark the peers of connections the socket reports closed as lost; whether there were any."""
@@ -416,13 +455,11 @@ class Hub:
         return None
 
     def _drop(self, peer: Peer, what: object, why: str) -> None:
+        """Count a frame of ``peer`` that is dropped (logging its first few)."""
         self.dropped += 1
-        if self.dropped <= REFUSALS_LOGGED:
-            log.info("%s: dropped %s %s", peer.label, what, why)
-
-    def _drop_undecoded(self, peer: Peer, frame: _Frame, why: str) -> None:
         peer.dropped += 1
-        self._drop(peer, f"a frame of {sum(map(len, frame.parts))} bytes", why)
+        if peer.dropped <= DROPS_LOGGED:
+            log.info("%s: dropped %s %s", peer.label, what, why)
 
     def _refuse_frame(self, identity: bytes, why: str) -> None:
         """Count a refused frame from a sender not yet known; ignore it after its last strike."""
@@ -437,17 +474,14 @@ class Hub:
             log.warning("refusing more frames from unknown senders; counting them in Hub.refused")
 
     def _accept(self, frame: _Frame) -> Incoming | None:
+        """Decode a frame :meth:`_screen` kept: a stranger's ``hello``, or what a peer was asked."""
         peer = self._peers_by_identity.get(frame.identity)
         if peer is None:
             self._accept_stranger(frame)
             return None
-        if peer.awaiting is None or frame.arrived < peer.asked_at:
-            self._drop_undecoded(peer, frame, "(nothing asked)")
+        if peer.awaiting is None:  # answered by a frame ahead of this one
+            self._drop(peer, "a frame", "(nothing asked)")
             return None
-        if peer.decodes_left <= 0:
-            self._drop_undecoded(peer, frame, "(beyond the frames decoded per request)")
-            return None
-        peer.decodes_left -= 1
         if len(frame.parts) != 1:
             error = ProtocolError(f"expected one frame per message, got {len(frame.parts)}")
             peer.awaiting = None
@@ -463,26 +497,14 @@ class Hub:
         if isinstance(message, Hello):
             self._drop(peer, "a second hello", "(already connected)")
             return None
-        if isinstance(message, (Action, Pong, Error)) and message.seq == peer.awaiting:
+        if isinstance(message, (peer.answer, Error)) and message.seq == peer.awaiting:
             peer.awaiting = None
         log.debug("← %s %r", peer.label, message)
         return Incoming(peer, message, None, frame.arrived)
 
     def _accept_stranger(self, frame: _Frame) -> None:
-        """A frame from a sender that has not said hello: a small ``hello``, or refused undecoded."""
+        """One small frame from a sender that has not said hello: a ``hello``, or refused."""
         identity = frame.identity
-        strikes = self._strikes.get(identity, 0)
-        if strikes >= STRANGER_STRIKES:
-            self.refused += 1
-            return
-        if len(frame.parts) != 1:
-            self._refuse_frame(identity, f"unknown sender: {len(frame.parts)} frames in one message")
-            return
-        if len(frame.parts[0]) > HELLO_LIMIT:
-            self._refuse_frame(
-                identity, f"unknown sender sent {len(frame.parts[0])} bytes before saying hello"
-            )
-            return
         try:
             message = decode(frame.parts[0], _HELLO_LIMITS)
         except ProtocolError as exc:

@@ -4,6 +4,7 @@ stand (the record replays to it), and no process of the hostile bot outlives its
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -89,6 +90,7 @@ def test_attack_is_contained(
             # Over the cap: dropped and counted, never stored, not a fault.
             assert record.detail["info_dropped"] == [len(own), 0, 0]
             assert all(d.info is None for d in own)
+            assert len(json.dumps(record.to_wire())) < 100 * len(record.decisions) + 10_000
         if attack.mode == "fork":
             # The 200 children, the bot and bubblewrap's two processes, all in its control group.
             assert bad.process.group is not None and len(bad.process.group.members()) == 203

@@ -18,7 +18,7 @@ from engine.core import Game
 from hostile_helpers import check_match, hostile, live_group_members, rss_bytes
 from protocols.errors import PeerGone
 from protocols.messages import Act, ClockMs
-from protocols.transport import Hub
+from protocols.transport import DROPS_LOGGED, Hub
 
 SLOW = TimeControl(2.0, grace=1.0)
 MiB = 1 << 20
@@ -161,7 +161,7 @@ def test_frames_from_a_connected_bot_not_seated_are_dropped_with_bounded_logging
 
     player = BotHandle.launch(hostile("echo"), hub, tmp_path)
     try:
-        with caplog.at_level("INFO", logger="arena.referee"):
+        with caplog.at_level("INFO", logger="protocols.transport"):
             record = play_match(wongar, wongar.configure(3), 5, [player, *honest], SLOW,
                                 FaultPolicy(2), on_decision=flood)
     finally:
@@ -170,6 +170,7 @@ def test_frames_from_a_connected_bot_not_seated_are_dropped_with_bounded_logging
         socket.close()
         context.term()
     check_match(wongar, record, [], ())
-    assert record.detail["dropped"] == [0, 0, 0] and sent > 1000
-    logged = [r for r in caplog.records if "dropped" in r.getMessage()]
-    assert 0 < len(logged) <= 5
+    # Nothing was asked of that connection: its frames were dropped unread, a few of them logged.
+    assert record.detail["dropped"] == [0, 0, 0] and sent > 1000 and idle.dropped > 1000
+    logged = [r for r in caplog.records if "nothing asked" in r.getMessage()]
+    assert len(logged) == DROPS_LOGGED  # one peer's first few

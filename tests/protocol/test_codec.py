@@ -7,7 +7,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from protocols.codec import DEFAULT_LIMITS, TRUSTED_LIMITS, Limits, check_limits, decode, encode
+from protocols.codec import (
+    BOT_FRAME_LIMIT,
+    DEFAULT_LIMITS,
+    INFO_LIMIT,
+    PEEK_WINDOW,
+    TRUSTED_LIMITS,
+    Limits,
+    bot_limits,
+    check_limits,
+    decode,
+    encode,
+    may_answer,
+)
 from protocols.errors import ProtocolError
 from protocols.messages import (
     Act,
@@ -152,3 +164,62 @@ def test_arbitrary_maps_raise_only_protocol_error(body: dict[str, object]) -> No
         decode(raw(body))
     except ProtocolError:
         pass
+
+
+@pytest.mark.parametrize(
+    ("body", "seq", "answer"),
+    [
+        ({"type": "action", "seq": 5, "action": 1}, 5, True),
+        ({"type": "action", "seq": 5, "action": 1}, 6, False),
+        ({"type": "pong", "seq": 2**40}, 2**40, True),
+        ({"type": "hello", "name": "x"}, 5, False),  # no seq: answers nothing
+        ({"type": "action", "seq": "5"}, 5, True),  # cannot tell: decoding decides
+        ({"pad": "x" * PEEK_WINDOW, "seq": 6}, 5, True),  # beyond the window: cannot tell
+        ({"pad": "x" * (PEEK_WINDOW - 20), "seq": 6}, 5, False),
+        ({1: 2, "seq": 6}, 5, True),
+        ([5], 5, True),
+    ],
+)
+def test_may_answer_reads_only_the_first_bytes(body: object, seq: int, answer: bool) -> None:
+    assert may_answer(msgpack.packb(body), seq) is answer
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(max_size=300), st.integers(0, 2**64 - 1))
+def test_may_answer_never_raises(frame: bytes, seq: int) -> None:
+    assert may_answer(frame, seq) in (True, False)
+
+
+def test_an_untrusted_frame_builds_only_known_fields() -> None:
+    junk = [[[]]] * 20_000  # skipped unread, however it nests
+    frame = raw({"type": "pong", "seq": 3, "junk": junk})
+    assert len(frame) < DEFAULT_LIMITS.max_frame and decode(frame) == Pong(3)
+    with pytest.raises(ProtocolError, match="appears twice"):
+        decode(b"\x83\xa4type\xa4pong\xa3seq\x01\xa3seq\x02")
+
+
+def test_info_over_the_cap_is_dropped_with_its_size() -> None:
+    at_cap = {"k": "x" * (INFO_LIMIT - 6)}
+    assert len(msgpack.packb(at_cap)) == INFO_LIMIT
+    kept = decode(raw({"type": "action", "seq": 1, "action": 0, "info": at_cap}))
+    assert isinstance(kept, Action) and kept.info == at_cap and kept.info_dropped == 0
+    over = {"k": "x" * (INFO_LIMIT - 5)}
+    dropped = decode(raw({"type": "action", "seq": 1, "action": 0, "info": over}))
+    assert isinstance(dropped, Action) and dropped.info is None
+    assert dropped.info_dropped == INFO_LIMIT + 1
+    sixteen = {f"key{i:02}": i for i in range(16)}
+    assert decode(raw({"type": "action", "seq": 1, "action": 0, "info": sixteen})) == Action(1, 0, None, sixteen)
+
+
+def test_bot_frame_limit_both_sides() -> None:
+    body = {"type": "pong", "seq": 1, "pad": ""}
+    overhead = len(raw(body))
+    exact = raw({**body, "pad": "x" * (BOT_FRAME_LIMIT - overhead - 2)})
+    assert len(exact) == BOT_FRAME_LIMIT and decode(exact) == Pong(1)
+    with pytest.raises(ProtocolError, match=f"exceeds the limit of {BOT_FRAME_LIMIT}"):
+        decode(exact + b"\x00")
+    assert decode(exact, bot_limits(64)) == Pong(1)
+    with pytest.raises(ProtocolError, match="exceeds the limit of 1024"):
+        decode(exact, bot_limits(1))
+    with pytest.raises(ValueError):
+        bot_limits(0)

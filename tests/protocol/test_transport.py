@@ -27,7 +27,7 @@ from protocols.messages import (
     Pong,
     Welcome,
 )
-from protocols.transport import REFUSALS_LOGGED, CurveKeys, Hub
+from protocols.transport import DROPS_LOGGED, REFUSALS_LOGGED, CurveKeys, Hub
 
 RANDOM_BOT = [sys.executable, "-m", "bots.random"]
 
@@ -157,7 +157,7 @@ def test_unasked_frames_from_a_connected_peer_are_dropped_counted_and_logged_a_f
         assert incoming is not None and incoming.peer is peer and peer.connected
         assert hub.dropped == peer.dropped == 3 * REFUSALS_LOGGED
         logged = [r for r in caplog.records if "nothing asked" in r.getMessage()]
-        assert len(logged) == REFUSALS_LOGGED
+        assert len(logged) == DROPS_LOGGED
 
 
 def test_malformed_frame_from_a_peer_is_reported_with_the_peer(raw_dealer: zmq.Socket[bytes]) -> None:
