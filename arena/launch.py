@@ -65,25 +65,28 @@ LIMITS = {
 class Settings:
     """What the launcher does before ``exec``: ``limits`` by the names of :data:`LIMITS`, whether
     to leave the network, the pid whose end kills the bot, the ``cgroup.procs`` files to join, the
-    base of the identity to switch to (``None``: keep this one) and the folder of its hub socket.
+    base of the identity to switch to (``None``: keep this one), the folder of its hub socket, and
+    whether to give up the controlling terminal.
 
     A plain class: :mod:`dataclasses` alone would double the launcher's start time.
     """
 
-    __slots__ = ("limits", "no_network", "parent", "cgroups", "uid_base", "socket")
+    __slots__ = ("limits", "no_network", "parent", "cgroups", "uid_base", "socket", "no_tty")
 
     def __init__(self, limits: dict[str, int] | None = None, no_network: bool = False,
                  parent: int | None = None, cgroups: tuple[str, ...] = (),
-                 uid_base: int | None = None, socket: str | None = None) -> None:
+                 uid_base: int | None = None, socket: str | None = None, no_tty: bool = False) -> None:
         self.limits = {} if limits is None else limits
         self.no_network = no_network
         self.parent = parent
         self.cgroups = cgroups
         self.uid_base = uid_base
         self.socket = socket
+        self.no_tty = no_tty
 
     def _fields(self) -> tuple[object, ...]:
-        return (self.limits, self.no_network, self.parent, self.cgroups, self.uid_base, self.socket)
+        return (self.limits, self.no_network, self.parent, self.cgroups, self.uid_base, self.socket,
+                self.no_tty)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Settings) and self._fields() == other._fields()
@@ -106,6 +109,8 @@ def encode_settings(settings: Settings) -> str:
         parts.append(f"uid={settings.uid_base}")
     if settings.socket is not None:
         parts.append(f"sock={settings.socket}")
+    if settings.no_tty:
+        parts.append("tty=0")
     if any("," in part for part in parts):
         raise ValueError(f"a path in the launcher's settings holds a comma: {parts}")
     return ",".join(parts)
@@ -122,7 +127,7 @@ def parse_settings(text: str) -> Settings:
             limits[name] = int(value)
         elif name == "cg":
             cgroups.append(value)
-        elif name in ("net", "parent", "uid", "sock"):
+        elif name in ("net", "parent", "uid", "sock", "tty"):
             found[name] = value
         else:
             raise ValueError(f"unknown setting {part!r}")
@@ -133,6 +138,7 @@ def parse_settings(text: str) -> Settings:
         tuple(cgroups),
         int(found["uid"]) if "uid" in found else None,
         found.get("sock"),
+        found.get("tty") == "0",
     )
 
 
@@ -234,6 +240,24 @@ covers anything.
     return staged
 
 
+def leave_terminal() -> None:
+    """Give up the controlling terminal, if any, so that nothing started from here can open
+    ``/dev/tty`` and type into the organiser's shell (``TIOCSTI``). Cheaper for the bot than a
+    session of its own, which would also put it in a scheduler autogroup of its own and slow each
+    of its wake-ups."""
+    try:
+        fd = os.open("/dev/tty", os.O_RDWR | os.O_NOCTTY)
+    except OSError:
+        return  # no controlling terminal
+    import fcntl
+    import termios
+
+    try:
+        fcntl.ioctl(fd, termios.TIOCNOTTY)
+    finally:
+        os.close(fd)
+
+
 def hand_over(socket_dir: str, uid: int) -> None:
     """As root: give ``socket_dir`` (the bot's own hub socket folder) and what it holds to ``uid``."""
     os.chown(socket_dir, uid, uid)
@@ -257,6 +281,8 @@ def apply(settings: Settings, command: list[str]) -> list[str]:
     for procs in settings.cgroups:
         with open(procs, "w") as file:
             file.write(str(os.getpid()))
+    if settings.no_tty:
+        leave_terminal()
     if settings.uid_base is not None:
         uid = settings.uid_base + os.getpid()
         if settings.socket is not None:

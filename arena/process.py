@@ -234,7 +234,7 @@ class BotProcess:
         settings = Settings(
             rlimits(limits), False, os.getpid(),
             tuple(str(f) for f in self.group.join_files) if self.group is not None else (),
-            base, self._socket_dir if base is not None else None,
+            base, self._socket_dir if base is not None else None, no_tty=True,
         )
         return launcher_command(jail_command(bwrap, jail, self.spec.command), settings)
 
@@ -332,9 +332,9 @@ class BotProcess:
         return "\n".join(text.rstrip().splitlines()[-lines:])
 
     def _signal_group(self, sig: signal.Signals) -> None:
-        """Send ``sig`` to the process group; for a sandboxed bot (in a session of its own), to the
-        processes of its control group but bubblewrap's, which would end them all at once, and
-        SIGKILL kills the control group whole."""
+        """Send ``sig`` to the process group; for a sandboxed bot (whose processes may have left
+        the group), to the processes of its control group but bubblewrap's, which would end them
+        all at once, and SIGKILL kills the control group whole."""
         assert self._popen is not None
         if self.group is not None and sig != signal.SIGKILL:
             self.group.signal_all(sig, spare=self._popen.pid)

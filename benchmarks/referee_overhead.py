@@ -4,11 +4,15 @@ Both are measured in one run, interleaved decision by decision so that load from
 machine falls on both alike:
 
 * referee: ``run_match`` between instant built-in bots (``random``), each decision's time as the
-  referee records it (``act`` sent → ``action`` received, decoded and validated);
+  referee records it (``act`` sent → ``action`` received, decoded and validated); played twice:
+  with the built-in bots as they run (trusted, unsandboxed), and with the same bots run as
+  untrusted ones, in the sandbox, so that each decision also thaws the bot before its ``act`` and
+  freezes it after its reply (and its CPU time is read);
 * raw: after each round of those decisions, a bare ROUTER socket sends the next round's ``act``
   maps (the same observations, legal lists and events, so the same sizes; to every deciding seat at
   once in a simultaneous round) with plain ``msgpack.packb`` to bare DEALER echo processes, one
-  per seat, which answer with ``action`` maps; timed the same way.
+  per seat, which answer with ``action`` maps; timed the same way. Each run has its own raw
+  exchanges, interleaved with it.
 
 Usage: python benchmarks/referee_overhead.py [GAME] [--matches N]
 """
@@ -27,10 +31,13 @@ import time
 import msgpack
 import zmq
 
+from dataclasses import replace
+
 from arena.clock import TimeControl
-from arena.manifest import resolve_bot
+from arena.manifest import BotSpec, resolve_bot
 from arena.record import DecisionRecord
 from arena.referee import run_match
+from arena.sandbox.selftest import sandbox_problem
 from engine.core import State
 from engine.registry import games, get_game
 
@@ -114,31 +121,44 @@ def percentile(values: list[float], q: int) -> float:
     return statistics.quantiles(values, n=100, method="inclusive")[q - 1]
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description="Referee overhead against a raw ping-pong.")
-    parser.add_argument("game", nargs="?", default=None)
-    parser.add_argument("--matches", type=int, default=8, help="matches to play (default 8)")
-    args = parser.parse_args()
+def measure(game_name: str | None, matches: int, bot: BotSpec) -> tuple[list[float], list[float]]:
+    """Referee decision times and raw exchange times of ``matches`` matches between ``bot``s."""
     names = [g.name for g in games().values()]
-    game = get_game(args.game or ("wongar" if "wongar" in names else names[0]))
+    game = get_game(game_name or ("wongar" if "wongar" in names else names[0]))
     config = game.configure(game.min_players)
-    bots = [resolve_bot("random")] * config.players
     raw = RawPingPong(config.players)
     referee: list[float] = []
     try:
-        for number in range(args.matches):
-            record = run_match(game, config, 1000 + number, bots, TimeControl(1.0), on_decision=raw.after)
+        for number in range(matches):
+            record = run_match(game, config, 1000 + number, [bot] * config.players, TimeControl(1.0),
+                               on_decision=raw.after)
             assert not record.faults, record.faults
             referee.extend(d.elapsed for d in record.decisions)
     finally:
         raw.close()
-    print(f"game {game.key}, {config.players} seats, {args.matches} matches: "
-          f"{len(referee)} referee decisions, {len(raw.times)} raw exchanges, interleaved")
-    print(f"{'':10}{'p50 µs':>10}{'p99 µs':>10}")
-    for name, values in (("raw", raw.times), ("referee", referee)):
-        print(f"{name:10}{percentile(values, 50) * 1e6:10.1f}{percentile(values, 99) * 1e6:10.1f}")
-    for q in (50, 99):
-        print(f"ratio referee/raw at p{q}: {percentile(referee, q) / percentile(raw.times, q):.2f}")
+    return referee, raw.times
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="Referee overhead against a raw ping-pong.")
+    parser.add_argument("game", nargs="?", default=None)
+    parser.add_argument("--matches", type=int, default=8, help="matches to play per run (default 8)")
+    args = parser.parse_args()
+    builtin = resolve_bot("random")
+    runs = {"built-in": builtin}
+    problem = sandbox_problem()
+    if problem is None:
+        runs["sandboxed"] = replace(builtin, trusted=False)
+    else:
+        print(f"no sandboxed run: {problem}")
+    print(f"game {args.game or 'wongar'}, {args.matches} matches per run; p50 and p99 in µs")
+    print(f"{'run':12}{'raw p50':>10}{'referee p50':>13}{'ratio':>7}{'raw p99':>10}{'referee p99':>13}{'ratio':>7}")
+    for name, bot in runs.items():
+        referee, raw = measure(args.game, args.matches, bot)
+        r50, f50 = percentile(raw, 50), percentile(referee, 50)
+        r99, f99 = percentile(raw, 99), percentile(referee, 99)
+        print(f"{name:12}{r50 * 1e6:10.1f}{f50 * 1e6:13.1f}{f50 / r50:7.2f}"
+              f"{r99 * 1e6:10.1f}{f99 * 1e6:13.1f}{f99 / r99:7.2f}   ({len(referee)} decisions)")
 
 
 if __name__ == "__main__":

@@ -3,12 +3,12 @@
 The bot gets new user, PID, mount, IPC, UTS and cgroup namespaces, and a new network namespace
 unless its manifest keeps the network; a fresh ``/proc`` showing its own processes only; a minimal
 ``/dev``; the system runtime (``/usr`` and the ``/bin``/``/lib`` links, a few files of ``/etc``),
-the Python runtime that runs the arena (its installation, virtual environment and the ``protocols``
-and ``engine`` packages bots may import) and the bot's own folder and program files read-only; one
+the Python runtime that runs the arena (its installation, virtual environment and the ``protocols``,
+``engine`` and ``bots`` packages bots may import) and the bot's own folder and program files read-only; one
 private tmpfs of ``disk_bytes`` at ``/tmp`` as its home and scratch space (the only place it can
 write); and its hub socket's folder. It cannot gain privileges (``--cap-drop ALL``; bubblewrap sets ``no_new_privs``), cannot
-make further user namespaces, runs in a session of its own (no terminal to inject into) and dies
-with the launcher's bubblewrap process.
+make further user namespaces, has no controlling terminal to type into (the launcher gives it up,
+see :func:`arena.launch.leave_terminal`) and dies with the launcher's bubblewrap process.
 
 Folders of the runtime, the bot and its socket may sit where the bot's identity cannot look (such
 as under ``/root``). With ``staged``, the referee's launcher reaches them before it gives up root: a
@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import bots
 import engine
 import protocols
 
@@ -62,9 +63,10 @@ class Jail:
 
 def runtime_folders() -> tuple[Path, ...]:
     """Folders of the Python runtime a bot may use: the installation, the virtual environment,
-    and the ``protocols`` and ``engine`` packages (the SDK and the game engines)."""
-    folders = {Path(sys.base_prefix).resolve(), Path(sys.prefix).resolve(),
-               Path(protocols.__file__).parent.resolve(), Path(engine.__file__).parent.resolve()}
+    and the ``protocols``, ``engine`` and ``bots`` packages (the SDK, the game engines and the
+    built-in bots, all public)."""
+    folders = {Path(sys.base_prefix).resolve(), Path(sys.prefix).resolve()}
+    folders |= {Path(str(package.__file__)).parent.resolve() for package in (protocols, engine, bots)}
     return tuple(sorted(folders))
 
 
@@ -95,7 +97,7 @@ def jail_command(bwrap: str, jail: Jail, command: Sequence[str]) -> list[str]:
     launcher is started with (the caller gives it the bot's minimal environment)."""
     args = [bwrap, "--unshare-user", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
             "--unshare-cgroup-try", "--disable-userns", "--uid", str(INSIDE_ID), "--gid", str(INSIDE_ID),
-            "--hostname", "arena-bot", "--die-with-parent", "--new-session", "--cap-drop", "ALL"]
+            "--hostname", "arena-bot", "--die-with-parent", "--cap-drop", "ALL"]
     if not jail.network:
         args.append("--unshare-net")
     for path in SYSTEM:

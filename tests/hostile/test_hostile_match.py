@@ -18,6 +18,7 @@ from arena.record import FaultKind, MatchRecord
 from arena.referee import FaultPolicy, play_match
 from engine.core import Game
 from hostile_helpers import check_match, hostile, live_group_members
+from polling import wait_until
 from protocols.transport import Hub
 
 T, C, M, I = FaultKind.TIMEOUT, FaultKind.CRASH, FaultKind.MALFORMED, FaultKind.ILLEGAL
@@ -93,7 +94,9 @@ def test_attack_is_contained(
             assert len(json.dumps(record.to_wire())) < 100 * len(record.decisions) + 10_000
         if attack.mode == "fork":
             # The 200 children, the bot and bubblewrap's two processes, all in its control group.
-            assert bad.process.group is not None and len(bad.process.group.members()) == 203
+            group_of_bot = bad.process.group
+            assert group_of_bot is not None
+            assert wait_until(lambda: len(group_of_bot.members()) == 203, 5), group_of_bot.members()
     finally:
         status = bad.close(grace=0.3)
     if attack.mode == "stubborn":
