@@ -4,14 +4,16 @@ Part 1 plays the same schedule through the real runner (worker processes, store)
 and 2 (alternating, best of a few runs, with the CPU time per game so that a busy machine shows),
 with trusted bots (one process generation) and untrusted ones (duplicate-integrity restarts:
 a new process generation per seat rotation), each with match slots pinned to processors (the
-default) and not, and prints games per hour and the 2-vs-1 ratio.
+default) and not, then with untrusted bots run in the sandbox (the same random bot as an entrant's
+command line: namespaces, its own identity and control groups, frozen between its turns; pinned
+slots), and prints games per hour and the 2-vs-1 ratio.
 
 Part 2 plays the schedule in this process at concurrency 1 and splits the wall time into process
 management (starting, handshaking and closing bots), engine (the game calls the referee makes,
 timed by repeating them on the recorded decisions) and transport plus referee bookkeeping (the rest
 of each match).
 
-Usage: python benchmarks/tournament_throughput.py [--deals 10] [--bots 4] [--repeats 2]
+Usage: python benchmarks/tournament_throughput.py [--deals 10] [--bots 4] [--repeats 2] [--sandboxed-only]
 """
 
 from __future__ import annotations
@@ -19,15 +21,18 @@ from __future__ import annotations
 import argparse
 import os
 import resource
+import sys
 import tempfile
 import time
-from dataclasses import replace
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 from arena import __version__
 from arena.clock import TimeControl
 from arena.record import MatchRecord
 from arena.referee import FaultPolicy, play_match
+from arena.sandbox.selftest import sandbox_problem
 from arena.store.db import Store
 from arena.tournament.config import BotEntry, Format, TournamentConfig
 from arena.tournament.executors import LocalExecutor
@@ -40,9 +45,12 @@ from protocols.transport import Hub
 
 
 def league(
-    bots: int, deals: int, trusted: bool, concurrency: int, pin_cpus: bool = True
+    bots: int, deals: int, trusted: bool, concurrency: int, pin_cpus: bool = True,
+    sandboxed: bool = False,
 ) -> TournamentConfig:
-    """A round-robin of ``bots`` seeded random bots at 4-player tables."""
+    """A round-robin of ``bots`` seeded random bots at 4-player tables; ``sandboxed``: each given as
+    an entrant's command line, so that it runs in the sandbox."""
+    bot = f"{sys.executable} -m bots.random" if sandboxed else "random"
     return TournamentConfig(
         name="throughput",
         game="wongar",
@@ -57,7 +65,7 @@ def league(
         seed=7,
         concurrency=concurrency,
         trusted=trusted,
-        bots=tuple(BotEntry(f"r{i}", "random", {"ARENA_SEED": str(i)}) for i in range(bots)),
+        bots=tuple(BotEntry(f"r{i}", bot, {"ARENA_SEED": str(i)}) for i in range(bots)),
         pin_cpus=pin_cpus,
     )
 
@@ -142,38 +150,57 @@ def breakdown(config: TournamentConfig) -> dict[str, float]:
     }
 
 
+def throughput(label: str, repeats: int, make: Callable[[int], TournamentConfig]) -> None:
+    """Print the best of ``repeats`` runs of ``make(concurrency)`` at concurrency 1 and 2
+    (alternating), and their ratio."""
+    best: dict[int, tuple[int, float, float]] = {}
+    for _ in range(repeats):
+        for concurrency in (1, 2):
+            run = runner_rate(make(concurrency))
+            if concurrency not in best or run[1] < best[concurrency][1]:
+                best[concurrency] = run
+    rates = {}
+    for concurrency, (played, seconds, cpu) in best.items():
+        rates[concurrency] = played / seconds * 3600
+        print(f"{label}, concurrency {concurrency}: {played} games in {seconds:.2f} s = "
+              f"{rates[concurrency]:,.0f} games/hour ({cpu / played:.3f} CPU s a game)")
+    print(f"  ratio concurrency 2 / 1: {rates[2] / rates[1]:.2f}x")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=10)
     parser.add_argument("--bots", type=int, default=4)
     parser.add_argument("--repeats", type=int, default=2)
+    parser.add_argument("--sandboxed-only", action="store_true",
+                        help="only the runs with sandboxed bots (and their breakdown)")
     args = parser.parse_args()
     games = len(build_schedule(league(args.bots, args.deals, False, 1)))
     print(f"4-player Wongar, {args.bots} random bots, {args.deals} deals: {games} games a run")
     print(f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     print(f"\n== runner throughput (worker processes, SQLite store; best of {args.repeats}, "
           "concurrency 1 and 2 alternating) ==")
-    for trusted in (True, False):
-        for pin_cpus in (True, False):
-            best: dict[int, tuple[int, float, float]] = {}
-            for _ in range(args.repeats):
-                for concurrency in (1, 2):
-                    run = runner_rate(league(args.bots, args.deals, trusted, concurrency, pin_cpus))
-                    if concurrency not in best or run[1] < best[concurrency][1]:
-                        best[concurrency] = run
-            rates = {}
-            label = f"{'trusted' if trusted else 'untrusted'}, {'pinned' if pin_cpus else 'not pinned'}"
-            for concurrency, (played, seconds, cpu) in best.items():
-                rates[concurrency] = played / seconds * 3600
-                print(f"{label}, concurrency {concurrency}: {played} games in {seconds:.2f} s = "
-                      f"{rates[concurrency]:,.0f} games/hour ({cpu / played:.3f} CPU s a game)")
-            print(f"  ratio concurrency 2 / 1: {rates[2] / rates[1]:.2f}x")
+    if not args.sandboxed_only:
+        for trusted in (True, False):
+            for pin_cpus in (True, False):
+                label = f"{'trusted' if trusted else 'untrusted'}, {'pinned' if pin_cpus else 'not pinned'}"
+                throughput(label, args.repeats, partial(league, args.bots, args.deals, trusted,
+                                                        pin_cpus=pin_cpus))
+    problem = sandbox_problem()
+    if problem is None:
+        throughput("untrusted, sandboxed, pinned", args.repeats,
+                   partial(league, args.bots, args.deals, False, pin_cpus=True, sandboxed=True))
+    else:
+        print(f"no sandboxed runs: {problem}")
     print(f"load average after: {os.getloadavg()[0]:.2f}")
     print("\n== where the time goes (one process, concurrency 1) ==")
-    for trusted in (True, False):
-        figures = breakdown(league(args.bots, args.deals, trusted, 1))
+    kinds = [] if args.sandboxed_only else [(True, False), (False, False)]
+    kinds += [(False, True)] if problem is None else []
+    for trusted, sandboxed in kinds:
+        figures = breakdown(league(args.bots, args.deals, trusted, 1, sandboxed=sandboxed))
         wall = figures["wall"]
-        label = "trusted (one generation)" if trusted else "untrusted (restart per rotation)"
+        label = ("trusted (one generation)" if trusted else "untrusted (restart per rotation)"
+                 ) + (", sandboxed" if sandboxed else "")
         print(f"{label}: {figures['games']:.0f} games in {wall:.2f} s, "
               f"{figures['launched']:.0f} bot processes started")
         for part in ("engine", "transport and referee", "process management"):
