@@ -30,7 +30,7 @@ BUDGETS = {"ismcts": 60, "greedy": 3}
 #: A clock no node-budgeted search comes near: only the budget decides how much a bot thinks.
 SLACK = TimeControl.parse("5s")
 #: 20 ms a move; the grace is widened only to absorb a shared test machine's stalls.
-TIGHT = TimeControl.parse("20ms~200ms")
+TIGHT = TimeControl.parse("20ms~400ms")
 GAMES = list(games().values())
 
 
