@@ -7,6 +7,7 @@ intervals from a bootstrap over duplicate blocks. The order the records come in 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Hashable, Iterable
 from typing import TypeAlias
 
@@ -17,15 +18,17 @@ from leaderboards.bootstrap import bootstrap_thetas, percentile_interval, superi
 from leaderboards.errors import LeaderboardError
 from leaderboards.field import flags
 from leaderboards.model import (
+    Flag,
     Leaderboard,
     RatingSettings,
     SeatAdvantage,
     Standing,
     TournamentInfo,
 )
-from leaderboards.pairwise import fit_pairwise
+from leaderboards.pairwise import comparisons, fit_pairwise
 from leaderboards.plackett_luce import Finish, FloatArray, IndexArray, PlackettLuceModel
 from leaderboards.scale import ELO_MEAN, ELO_PER_THETA
+from leaderboards.seats import prior_bound_tables
 from leaderboards.stats import (
     TableResults,
     bot_totals,
@@ -69,11 +72,11 @@ def build_leaderboard(
     ]
     model = PlackettLuceModel(len(bots), finishes, [players for _, players in seat_keys])
     prior = settings.prior_sd / ELO_PER_THETA
-    fit = model.fit(prior_sd=prior)
-    block_ids: dict[Hashable, int] = {}
-    blocks = np.array(
-        [block_ids.setdefault(block_key(r), len(block_ids)) for r in games], dtype=np.intp
-    )
+    fit = model.fit(prior_sd=prior, max_iterations=settings.max_iterations)
+    keys = [block_key(r) for r in games]
+    # Blocks numbered in a fixed order of their keys, so the resampling depends on the games only.
+    block_ids = {key: i for i, key in enumerate(sorted(set(keys), key=repr))}
+    blocks = np.array([block_ids[key] for key in keys], dtype=np.intp)
     samples = bootstrap_thetas(
         model, fit, blocks, prior, settings.bootstrap_samples, settings.seed
     )
@@ -84,10 +87,14 @@ def build_leaderboard(
 
     elo = to_elo(fit.theta)
     sampled_elo = to_elo(samples)
-    low, high = percentile_interval(sampled_elo, settings.confidence)
+    low, high = percentile_interval(sampled_elo, settings.confidence, len(block_ids))
     tables = table_results(games, index)
     pairs = pair_counts(tables, len(bots))
-    pairwise = to_elo(fit_pairwise(pairs.points, model.components, prior))
+    seat_base = dict(zip(seat_keys, np.cumsum([0] + [p for _, p in seat_keys])[:-1].tolist()))
+    cross = fit_pairwise(comparisons(tables, seat_base), len(bots),
+                         sum(p for _, p in seat_keys), model.components, prior)
+    pairwise = to_elo(cross.theta)
+    bound_tables = prior_bound_tables(tables, seat_keys)
     totals = bot_totals(tables, pairs, len(bots))
     faults = fault_counts(games, bots)
     bot_flags = flags(pairs.beat, model.components, [t.games for t in totals], settings.few_games)
@@ -101,8 +108,8 @@ def build_leaderboard(
             rank=position + 1,
             bot=bots[i],
             elo=float(elo[i]),
-            ci_low=float(low[i]),
-            ci_high=float(high[i]),
+            ci_low=None if _unbounded(bot_flags[i])[0] else float(low[i]),
+            ci_high=None if _unbounded(bot_flags[i])[1] else float(high[i]),
             pairwise_elo=float(pairwise[i]),
             games=totals[i].games,
             score=totals[i].score,
@@ -128,11 +135,40 @@ def build_leaderboard(
         standings=standings,
         los=tuple(tuple(los[i][j] for j in order) for i in order),
         head_to_head=head_to_head(pairs, bots, order),
-        seat_advantage=_seat_advantage(tables, seat_group, fit.seat_terms),
+        seat_advantage=_seat_advantage(tables, seat_group, fit.seat_terms, bound_tables),
         faults=tuple(faults[i] for i in order),
         latency=latencies(games, ranked),
         groups=groups,
+        notes=_notes(fit.converged, fit.iterations, cross.converged, bound_tables),
     )
+
+
+def _unbounded(bot_flags: tuple[Flag, ...]) -> tuple[bool, bool]:
+    """Which ends of a bot's interval only the prior bounds: (lower, upper). An unbeaten bot's
+    rating runs off upwards, a winless one's downwards; any other prior-bound one either way."""
+    if Flag.UNBEATEN in bot_flags:
+        return Flag.WINLESS in bot_flags, True
+    if Flag.WINLESS in bot_flags:
+        return True, False
+    bound = Flag.PRIOR_BOUND in bot_flags
+    return bound, bound
+
+
+def _notes(
+    converged: bool, iterations: int, cross_converged: bool, bound_tables: set[tuple[str, int]]
+) -> tuple[str, ...]:
+    """What a reader of the board must be told: a fit that did not converge, unbounded seat terms."""
+    notes: list[str] = []
+    if not converged:
+        notes.append(f"the rating fit did not converge ({iterations} iterations): ratings may be off")
+    if not cross_converged:
+        notes.append("the pairwise Elo fit did not converge: that column may be off")
+    notes.extend(
+        f"seat terms of {game} at {players} players are finite only because of the prior: "
+        "some seats never finished below the others"
+        for game, players in sorted(bound_tables)
+    )
+    return tuple(notes)
 
 
 def _elo_scale(
@@ -151,6 +187,7 @@ def _seat_advantage(
     tables: list[TableResults],
     seat_group: dict[tuple[str, int], int],
     terms: tuple[FloatArray, ...],
+    bound_tables: set[tuple[str, int]],
 ) -> tuple[SeatAdvantage, ...]:
     """Seat totals beside the fitted seat terms (in Elo points) of their game and table size."""
     rows: list[SeatAdvantage] = []
@@ -161,6 +198,7 @@ def _seat_advantage(
             SeatAdvantage(
                 seat.game, seat.players, seat.seat, seat.games,
                 seat.average_place, seat.win_share, elo,
+                (seat.game, seat.players) in bound_tables,
             )
         )
     return tuple(rows)
@@ -183,9 +221,14 @@ def _check(games: list[MatchRecord], settings: RatingSettings) -> None:
             )
     if settings.anchor is not None and settings.anchor not in bots:
         raise LeaderboardError(f"anchor bot {settings.anchor!r} has not played any rated game")
+    if settings.max_iterations < 1:
+        raise LeaderboardError("max_iterations must be at least 1")
     if settings.bootstrap_samples < 2:
         raise LeaderboardError("bootstrap_samples must be at least 2")
     if not 0.0 < settings.confidence < 1.0:
         raise LeaderboardError("confidence must be between 0 and 1")
-    if not settings.prior_sd > 0.0:
-        raise LeaderboardError("prior_sd must be a positive number of Elo points")
+    if not (math.isfinite(settings.prior_sd) and settings.prior_sd > 0.0):
+        raise LeaderboardError(
+            f"prior_sd must be a positive, finite number of Elo points, not {settings.prior_sd!r}: "
+            "the prior keeps ratings finite (for a weak prior give a large number, e.g. 10000)"
+        )

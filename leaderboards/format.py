@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from leaderboards.model import Standing
+from leaderboards.model import SeatAdvantage, Standing
 
 MISSING = "—"
 
@@ -13,11 +13,14 @@ def elo(value: float) -> str:
 
 
 def margin(standing: Standing) -> str:
-    """The interval's ends as signed distances from the rating: ``−12.3/+14.0``.
+    """The interval's ends as signed distances from the rating: ``−12.3/+14.0``; an end only the
+    prior bounds is ``−∞`` or ``+∞``.
 
     A bootstrap interval need not contain the estimate; an end on the other side keeps its sign
     (``+0.4/+30.2``)."""
-    return f"{_offset(standing.ci_low - standing.elo)}/{_offset(standing.ci_high - standing.elo)}"
+    low = "−∞" if standing.ci_low is None else _offset(standing.ci_low - standing.elo)
+    high = "+∞" if standing.ci_high is None else _offset(standing.ci_high - standing.elo)
+    return f"{low}/{high}"
 
 
 def _offset(value: float) -> str:
@@ -41,9 +44,12 @@ def milliseconds(seconds: float | None) -> str:
     return MISSING if seconds is None else f"{1000 * seconds:.1f}"
 
 
-def signed_elo(value: float | None) -> str:
-    """A rating difference with its sign; a dash if unknown."""
-    return MISSING if value is None else f"{value:+.1f}"
+def seat_term(advantage: SeatAdvantage) -> str:
+    """A seat term with its sign (a true minus), marked when only the prior bounds it; a dash if
+    seat terms are off."""
+    if advantage.elo is None:
+        return MISSING
+    return _offset(advantage.elo) + (" (prior-bound)" if advantage.prior_bound else "")
 
 
 def bot_label(standing: Standing) -> str:

@@ -37,6 +37,11 @@ class TournamentInfo:
     provisional: bool = False
 
 
+#: Resamples for the intervals: with the expanded percentile interval, enough for 95% intervals to
+#: hold the true rating 95% of the time (benchmarks/ratings_coverage.py measures it).
+DEFAULT_BOOTSTRAP_SAMPLES = 1000
+
+
 @dataclass(frozen=True, slots=True)
 class RatingSettings:
     """How ratings are fitted.
@@ -44,16 +49,19 @@ class RatingSettings:
     ``prior_sd`` is the standard deviation (Elo points) of the Gaussian prior on every rating and
     seat term about the mean; ``anchor`` pins one bot at ``anchor_elo`` (its group shifts with it);
     ``bootstrap_samples`` resamples give ``confidence`` intervals; ``seed`` makes them repeatable.
+    ``max_iterations`` bounds the Newton steps of the rating fit; one that stops short of its
+    tolerance is reported in the board's notes. ``prior_sd`` must be finite.
     """
 
     seat_terms: bool = True
     prior_sd: float = 1000.0
     anchor: str | None = None
     anchor_elo: float = 1500.0
-    bootstrap_samples: int = 200
+    bootstrap_samples: int = DEFAULT_BOOTSTRAP_SAMPLES
     confidence: float = 0.95
     seed: int = 0
     few_games: int = 20
+    max_iterations: int = 100
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,13 +72,15 @@ class Standing:
     finishing above it, 1/2 for a tie); ``win_share`` the share of games won (a shared win split);
     ``los_next`` the likelihood that this bot is stronger than the next one down (``None`` for the
     last line or when the next is in another group); ``faults`` counts faults and forfeits.
+    ``ci_low``/``ci_high`` are ``None`` where only the prior bounds the rating (flags ``unbeaten``:
+    no upper end; ``winless``: no lower end; ``prior-bound``: neither).
     """
 
     rank: int
     bot: str
     elo: float
-    ci_low: float
-    ci_high: float
+    ci_low: float | None
+    ci_high: float | None
     pairwise_elo: float
     games: int
     score: float
@@ -98,7 +108,8 @@ class SeatAdvantage:
     """How seat ``seat`` fared at ``players``-seat tables of ``game``.
 
     ``elo`` is the fitted seat term in Elo points against the average seat of that table (``None``
-    when seat terms are off).
+    when seat terms are off); ``prior_bound``: the terms of that table are finite only because of
+    the prior (see :mod:`leaderboards.seats`).
     """
 
     game: str
@@ -108,6 +119,7 @@ class SeatAdvantage:
     average_place: float
     win_share: float
     elo: float | None
+    prior_bound: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,7 +158,8 @@ class Leaderboard:
     ``standings`` are best first; ``los[i][j]`` is the likelihood that standing ``i`` is stronger than
     standing ``j`` (``None`` across groups); ``groups`` lists the bots of each group of the field
     connected through results (ratings compare only within a group); ``blocks`` counts the resampled
-    units (duplicate blocks, or games).
+    units (duplicate blocks, or games); ``notes`` are warnings every published form shows (a fit
+    that did not converge, seat terms only the prior bounds).
     """
 
     tournament: TournamentInfo | None
@@ -160,6 +173,7 @@ class Leaderboard:
     faults: tuple[FaultCounts, ...]
     latency: tuple[Latency, ...]
     groups: tuple[tuple[str, ...], ...]
+    notes: tuple[str, ...] = ()
 
     @property
     def provisional(self) -> bool:

@@ -1,58 +1,115 @@
 """Pairwise Elo: every pair of seats within a game as one Bradley–Terry comparison, ties half.
 
-The cross-check beside the Plackett–Luce rating: it fits ``Σ points[i, j] · log σ(θ_i − θ_j)`` (points
-``i`` scored against ``j``) by maximum likelihood, with the same optional Gaussian prior, and centres
-θ within each connected component.
+The cross-check beside the Plackett–Luce rating. A comparison of bot ``i`` in seat ``a`` with bot ``j``
+in seat ``b`` of the same game has ``P(i above j) = σ(θ_i + σ_a − θ_j − σ_b)``, where ``σ_a`` is the seat
+term of seat ``a`` at that kind of table (game and table size) when seat terms are on, as in the
+Plackett–Luce fit; a strong first seat then no longer compresses the ratings. The fit maximises
+``Σ points · log P`` with the same optional Gaussian prior on every parameter (Newton steps,
+analytic gradient and Hessian), and centres θ within each connected component.
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
 from scipy.optimize import minimize
 
+from leaderboards.stats import TableResults
+
 FloatArray = NDArray[np.float64]
 IndexArray = NDArray[np.intp]
 
+#: The fit has converged when the gradient of the per-point objective is no longer than this.
+TOLERANCE = 1e-8
+
+
+@dataclass(frozen=True, slots=True)
+class Comparisons:
+    """Seat pairs of different bots, aggregated: row ``r`` is bot ``first[r]`` in seat parameter
+    ``first_seat[r]`` against ``second[r]`` in ``second_seat[r]`` (``-1``: no seat term), with the
+    ``points`` the first scored (1 per game finished above, 1/2 per tie). Both directions appear."""
+
+    first: IndexArray
+    second: IndexArray
+    first_seat: IndexArray
+    second_seat: IndexArray
+    points: FloatArray
+
+
+@dataclass(frozen=True, slots=True)
+class PairwiseFit:
+    """θ (natural-log units, centred per component) and whether the optimiser converged."""
+
+    theta: FloatArray
+    converged: bool
+
+
+def comparisons(tables: Sequence[TableResults], seat_base: Mapping[tuple[str, int], int]) -> Comparisons:
+    """Every comparison in ``tables``; ``seat_base[(game, players)]`` is the first seat parameter
+    of that kind of table (kinds not in it get no seat terms)."""
+    keys: list[IndexArray] = []
+    scores: list[FloatArray] = []
+    for table in tables:
+        base = np.array([seat_base.get((str(g), table.players), -1) for g in table.game], dtype=np.intp)
+        for a in range(table.players):
+            for b in range(table.players):
+                other = table.bots[:, a] != table.bots[:, b]
+                if a == b or not other.any():
+                    continue
+                mine, theirs = table.ranks[other, a], table.ranks[other, b]
+                seat_a = np.where(base[other] < 0, -1, base[other] + a)
+                seat_b = np.where(base[other] < 0, -1, base[other] + b)
+                keys.append(np.stack([table.bots[other, a], table.bots[other, b], seat_a, seat_b], axis=1))
+                scores.append(np.where(mine < theirs, 1.0, np.where(mine == theirs, 0.5, 0.0)))
+    if not keys:
+        empty = np.zeros(0, dtype=np.intp)
+        return Comparisons(empty, empty, empty, empty, np.zeros(0))
+    unique, inverse = np.unique(np.concatenate(keys), axis=0, return_inverse=True)
+    points = np.asarray(np.bincount(inverse.ravel(), np.concatenate(scores), len(unique)), dtype=np.float64)
+    return Comparisons(unique[:, 0], unique[:, 1], unique[:, 2], unique[:, 3], points)
+
 
 def fit_pairwise(
-    points: FloatArray, components: IndexArray, prior_sd: float | None = None
-) -> FloatArray:
-    """θ (natural-log units) from ``points[i, j]``: the points ``i`` scored against ``j``.
-
-    ``components`` labels the connected component of every item; each is centred to mean 0.
-    """
-    n = points.shape[0]
+    data: Comparisons, n_bots: int, n_seat_params: int, components: IndexArray,
+    prior_sd: float | None = None,
+) -> PairwiseFit:
+    """Maximum (penalised) likelihood θ of ``n_bots`` bots from ``data``; ``components`` labels the
+    connected component of every bot, each centred to mean 0."""
+    n = n_bots + n_seat_params
+    rows = len(data.points)
+    design = np.zeros((rows, n))
+    at = np.arange(rows)
+    design[at, data.first] += 1.0
+    design[at, data.second] -= 1.0
+    for seats, sign in ((data.first_seat, 1.0), (data.second_seat, -1.0)):
+        mine = seats >= 0
+        design[at[mine], n_bots + seats[mine]] += sign
     precision = 0.0 if prior_sd is None else 1.0 / prior_sd**2
-    scale = max(float(points.sum()), 1.0)
+    scale = max(float(data.points.sum()), 1.0)
 
-    def terms(theta: FloatArray) -> tuple[float, FloatArray, FloatArray]:
-        gap = theta[:, None] - theta[None, :]
-        log_p = -np.logaddexp(0.0, -gap)
-        p = np.exp(log_p)
-        ll = float((points * log_p).sum())
-        residual = points * (1.0 - p) - points.T * p
-        grad = residual.sum(axis=1)
-        weight = (points + points.T) * p * (1.0 - p)
-        hess = weight - np.diag(weight.sum(axis=1))
-        return ll, grad, hess
+    def value(beta: FloatArray) -> float:
+        log_p = -np.logaddexp(0.0, -(design @ beta))
+        return -(float(data.points @ log_p) - 0.5 * precision * float(beta @ beta)) / scale
 
-    def value(theta: FloatArray) -> float:
-        return -(terms(theta)[0] - 0.5 * precision * float(theta @ theta)) / scale
-
-    def gradient(theta: FloatArray) -> FloatArray:
-        grad: FloatArray = -(terms(theta)[1] - precision * theta) / scale
+    def gradient(beta: FloatArray) -> FloatArray:
+        p = 1.0 / (1.0 + np.exp(-(design @ beta)))
+        grad: FloatArray = -(design.T @ (data.points * (1.0 - p)) - precision * beta) / scale
         return grad
 
-    def curvature(theta: FloatArray) -> FloatArray:
-        hess: FloatArray = -(terms(theta)[2] - precision * np.eye(n)) / scale
+    def curvature(beta: FloatArray) -> FloatArray:
+        p = 1.0 / (1.0 + np.exp(-(design @ beta)))
+        weight = data.points * p * (1.0 - p)
+        hess: FloatArray = ((design.T * weight) @ design + precision * np.eye(n)) / scale
         return hess
 
     result = minimize(
         value, np.zeros(n), jac=gradient, hess=curvature, method="trust-exact",
         options={"gtol": 1e-10, "maxiter": 200},
     )
-    theta = np.asarray(result.x, dtype=np.float64)
+    theta = np.asarray(result.x[:n_bots], dtype=np.float64)
     means = np.bincount(components, theta) / np.bincount(components)
-    centred: FloatArray = theta - means[components]
-    return centred
+    converged = float(np.linalg.norm(gradient(np.asarray(result.x)))) <= TOLERANCE
+    return PairwiseFit(theta - means[components], converged)

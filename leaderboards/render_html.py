@@ -100,8 +100,8 @@ def _value(value: object) -> str:
 
 def _chart(board: Leaderboard) -> Chart:
     """Place every interval on a shared Elo axis with round-numbered ticks."""
-    low = min(s.ci_low for s in board.standings)
-    high = max(s.ci_high for s in board.standings)
+    ends = [v for s in board.standings for v in (s.ci_low, s.elo, s.ci_high) if v is not None]
+    low, high = min(ends), max(ends)
     span = max(high - low, 1.0)
     step = _tick_step(span)
     first = step * (low // step)
@@ -115,9 +115,9 @@ def _chart(board: Leaderboard) -> Chart:
         ChartRow(
             s.bot,
             f"{s.rank}. {s.bot}",
-            x(s.ci_low),
+            x(first if s.ci_low is None else s.ci_low),  # an unbounded end runs to the axis's end
             x(s.elo),
-            x(s.ci_high),
+            x(last if s.ci_high is None else s.ci_high),
             ROW_HEIGHT * (i + 0.5) + 10,
         )
         for i, s in enumerate(board.standings)

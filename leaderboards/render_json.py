@@ -13,7 +13,7 @@ from typing import Any
 from leaderboards.model import Leaderboard
 
 #: Names the layout of the JSON document; bumped on any incompatible change.
-SCHEMA_ID = "arena-leaderboard/1"
+SCHEMA_ID = "arena-leaderboard/2"
 
 
 def leaderboard_data(board: Leaderboard) -> dict[str, Any]:
@@ -38,6 +38,7 @@ def leaderboard_data(board: Leaderboard) -> dict[str, Any]:
         "faults": [{**asdict(f), "total": f.total} for f in board.faults],
         "latency": [asdict(entry) for entry in board.latency],
         "groups": [list(group) for group in board.groups],
+        "notes": list(board.notes),
     }
 
 

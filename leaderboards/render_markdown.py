@@ -28,6 +28,7 @@ def render_markdown(board: Leaderboard) -> str:
             "only within a group.",
             "",
         ]
+    parts += [f"**Note:** {note}." for note in board.notes] + ([""] if board.notes else [])
     parts += ["## Ratings", ""]
     parts += _table(
         ["rank", "bot", "Elo", f"−/+ {confidence}%", "pairwise Elo", "games", "score",
@@ -58,7 +59,7 @@ def render_markdown(board: Leaderboard) -> str:
         ["game", "players", "seat", "games", "avg place", "win share", "seat term (Elo)"],
         [
             [a.game, str(a.players), str(a.seat), str(a.games), fmt.place(a.average_place),
-             fmt.share(a.win_share), fmt.signed_elo(a.elo)]
+             fmt.share(a.win_share), fmt.seat_term(a)]
             for a in board.seat_advantage
         ],
     )
