@@ -11,7 +11,7 @@ import typer
 from arena.cli.common import console, user_errors
 from arena.cli.results import DEFAULT_DB, DbOpt, TournamentOpt, open_store
 from arena.inert import terminal
-from leaderboards.model import RatingSettings
+from leaderboards.model import DEFAULT_BOOTSTRAP_SAMPLES, RatingSettings
 from leaderboards.publish import publish
 from leaderboards.render_html import render_html
 from leaderboards.render_json import render_json
@@ -45,7 +45,7 @@ def leaderboard_command(
     output: Annotated[
         BoardFormat, typer.Option("--format", "-f", help="table, md (Markdown), json or html.")
     ] = BoardFormat.TABLE,
-    samples: SamplesOpt = 200,
+    samples: SamplesOpt = DEFAULT_BOOTSTRAP_SAMPLES,
     anchor: AnchorOpt = None,
     anchor_elo: AnchorEloOpt = 1500.0,
 ) -> None:
@@ -69,7 +69,7 @@ def publish_command(
     out: Annotated[Path, typer.Option("--out", "-o", help="The folder to write into (created).")],
     db: DbOpt = DEFAULT_DB,
     tournament: TournamentOpt = None,
-    samples: SamplesOpt = 200,
+    samples: SamplesOpt = DEFAULT_BOOTSTRAP_SAMPLES,
     anchor: AnchorOpt = None,
     anchor_elo: AnchorEloOpt = 1500.0,
 ) -> None:
