@@ -13,6 +13,7 @@ Usage: python benchmarks/ladder_reproducibility.py [--deals 8] [--ladder wongar 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import subprocess
 import sys
@@ -21,16 +22,17 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from arena.store.db import Store
-from leaderboards.model import Leaderboard
-from leaderboards.stored import stored_leaderboard
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 #: Runs the arena CLI with this interpreter (and its import path).
 ARENA = [sys.executable, "-c", "import sys; from arena.cli.app import main; sys.argv[0] = 'arena'; main()"]
 
 Moves = dict[str, list[tuple[int, int]]]
+#: A leaderboard's lines as ``arena leaderboard --format json`` gives them, best first.
+Standings = list[dict[str, Any]]
 
 
 @contextmanager
@@ -54,29 +56,38 @@ def play(config: Path, db: Path, deals: int) -> float:
     return time.monotonic() - started
 
 
-def results(db: Path) -> tuple[Moves, int, Leaderboard]:
-    """Every game's decisions (seat, action) by id, the searches cut short, and the leaderboard."""
+def results(db: Path) -> tuple[Moves, int, Standings]:
+    """Every game's decisions (seat, action) by id, the searches cut short, and the standings."""
     store = Store(db)
     try:
         games = store.games(store.tournament(None).name)
         moves = {g.placement.game_id: [(d.seat, d.action) for d in g.record.decisions] for g in games}
         cut = sum(1 for g in games for d in g.record.decisions if d.info and d.info.get("cut"))
-        return moves, cut, stored_leaderboard(store)
     finally:
         store.close()
+    board = subprocess.run([*ARENA, "leaderboard", "--db", str(db), "--format", "json"],
+                           check=True, capture_output=True, text=True)
+    standings: Standings = json.loads(board.stdout)["standings"]
+    return moves, cut, standings
 
 
-def disjoint(board: Leaderboard) -> bool:
+def _bound(value: float | None, unbounded: float) -> float:
+    """An interval end; ``None`` (a rating only the prior bounds) is ``unbounded``."""
+    return unbounded if value is None else value
+
+
+def disjoint(standings: Standings) -> bool:
     """Whether each bot's 95% interval lies wholly above the next one's."""
-    rows = board.standings
-    return all(upper.ci_low > lower.ci_high for upper, lower in zip(rows, rows[1:]))
+    return all(_bound(upper["ci_low"], -float("inf")) > _bound(lower["ci_high"], float("inf"))
+               for upper, lower in zip(standings, standings[1:]))
 
 
-def report(label: str, seconds: float, cut: int, board: Leaderboard) -> None:
-    print(f"  {label}: {board.games} games in {seconds:.0f} s, {cut} budgeted searches cut short")
-    for row in board.standings:
-        print(f"    {row.bot:7} {row.elo:7.1f}  95% [{row.ci_low:7.1f}, {row.ci_high:7.1f}]")
-    print(f"    intervals disjoint: {'yes' if disjoint(board) else 'no'}")
+def report(label: str, seconds: float, games: int, cut: int, standings: Standings) -> None:
+    print(f"  {label}: {games} games in {seconds:.0f} s, {cut} budgeted searches cut short")
+    for row in standings:
+        low, high = (_bound(row["ci_low"], -float("inf")), _bound(row["ci_high"], float("inf")))
+        print(f"    {row['bot']:7} {row['elo']:7.1f}  95% [{low:7.1f}, {high:7.1f}]")
+    print(f"    intervals disjoint: {'yes' if disjoint(standings) else 'no'}")
 
 
 def main() -> None:
@@ -96,8 +107,8 @@ def main() -> None:
                 busy_seconds = play(config, busy_db, args.deals)
             idle, idle_cut, idle_board = results(idle_db)
             busy, busy_cut, busy_board = results(busy_db)
-            report("idle", idle_seconds, idle_cut, idle_board)
-            report(f"{cores} burners", busy_seconds, busy_cut, busy_board)
+            report("idle", idle_seconds, len(idle), idle_cut, idle_board)
+            report(f"{cores} burners", busy_seconds, len(busy), busy_cut, busy_board)
             same = sum(1 for key, decisions in idle.items() if busy.get(key) == decisions)
             every = " (all)" if same == len(idle) == len(busy) else ""
             print(f"  identical games: {same} of {len(idle)}{every}")
