@@ -16,29 +16,27 @@ import time
 
 import numpy as np
 
-from arena.record import MatchRecord
 from leaderboards.build import build_leaderboard
 from leaderboards.model import RatingSettings
+from leaderboards.results import RatedGame
 from leaderboards.scale import ELO_MEAN, ELO_PER_THETA
 
 
-def tournament(rng: np.random.Generator, bots: int, deals: int) -> tuple[list[MatchRecord], dict[str, float]]:
+def tournament(rng: np.random.Generator, bots: int, deals: int) -> tuple[list[RatedGame], dict[str, float]]:
     """Four-bot tables, each deal under its four rotations, places drawn exactly as Plackett-Luce
     with seat terms assumes; returns the records and the true Elo of every bot."""
     strengths = rng.normal(0.0, 0.5, bots)
     names = [f"b{i}" for i in range(bots)]
     seat_edge = np.array([0.3, 0.1, -0.1, -0.3])
-    records: list[MatchRecord] = []
+    records: list[RatedGame] = []
     for deal in range(deals):
         table = rng.choice(bots, 4, replace=False)
         for shift in range(4):
             seated = np.roll(table, shift)
             noisy = strengths[seated] + seat_edge + rng.gumbel(size=4)
             ranks = tuple(int(r) for r in np.argsort(np.argsort(-noisy)) + 1)
-            records.append(MatchRecord(
-                game="wongar", version=2, variant="basic", knobs={}, seed=deal,
-                bots=tuple(names[i] for i in seated), decisions=(), faults=(),
-                scores=tuple(10 - r for r in ranks), ranks=ranks,
+            records.append(RatedGame(
+                game="wongar", variant="basic", seed=deal, bots=tuple(names[i] for i in seated), ranks=ranks,
             ))
     centred = strengths - strengths.mean()
     return records, {names[i]: ELO_MEAN + ELO_PER_THETA * float(centred[i]) for i in range(bots)}

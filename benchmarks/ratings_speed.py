@@ -13,21 +13,21 @@ import time
 
 import numpy as np
 
-from arena.record import MatchRecord
 from leaderboards.bootstrap import bootstrap_thetas
 from leaderboards.build import build_leaderboard, deal_block
 from leaderboards.model import RatingSettings
 from leaderboards.plackett_luce import Finish, PlackettLuceModel
+from leaderboards.results import RatedGame
 from leaderboards.scale import ELO_PER_THETA
 
 
-def tournament(bots: int, games: int, seed: int) -> tuple[list[MatchRecord], np.ndarray]:
+def tournament(bots: int, games: int, seed: int) -> tuple[list[RatedGame], np.ndarray]:
     """Random 4-bot tables, each deal under its 4 seat rotations; places drawn by Plackett–Luce."""
     rng = np.random.default_rng(seed)
     strengths = rng.normal(0.0, 0.8, bots)
     seat_edge = np.array([0.15, 0.05, -0.05, -0.15])
     names = [f"bot{i:02d}" for i in range(bots)]
-    records: list[MatchRecord] = []
+    records: list[RatedGame] = []
     for deal in range(games // 4):
         table = rng.choice(bots, 4, replace=False)
         for shift in range(4):
@@ -35,10 +35,9 @@ def tournament(bots: int, games: int, seed: int) -> tuple[list[MatchRecord], np.
             noisy = strengths[seated] + seat_edge + rng.gumbel(size=4)
             ranks = tuple(int(r) for r in np.argsort(np.argsort(-noisy)) + 1)
             records.append(
-                MatchRecord(
-                    game="wongar", version=1, variant="basic", knobs={}, seed=deal,
-                    bots=tuple(names[i] for i in seated), decisions=(), faults=(),
-                    scores=tuple(10 - r for r in ranks), ranks=ranks,
+                RatedGame(
+                    game="wongar", variant="basic", seed=deal,
+                    bots=tuple(names[i] for i in seated), ranks=ranks,
                 )
             )
     return records, strengths

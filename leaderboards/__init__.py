@@ -1,6 +1,7 @@
-"""Ratings from stored results, and publishing them.
+"""Ratings from finished games, and publishing them.
 
-``build_leaderboard(records, tournament, settings)`` rates match records into a :class:`Leaderboard`;
+``build_leaderboard(games, tournament, settings)`` rates :class:`RatedGame` facts (handed over by the
+arena: :mod:`arena.rating_input`) into a :class:`Leaderboard`;
 ``render_table``/``render_markdown``/``render_json``/``render_html`` give its published forms and
 ``publish(board, out_dir)`` writes ``index.html``, ``leaderboard.md`` and ``leaderboard.json``.
 """
@@ -13,10 +14,12 @@ from leaderboards.render_html import render_html
 from leaderboards.render_json import render_json
 from leaderboards.render_markdown import render_markdown
 from leaderboards.render_table import render_table
+from leaderboards.results import RatedGame
 
 __all__ = [
     "Leaderboard",
     "LeaderboardError",
+    "RatedGame",
     "RatingSettings",
     "TournamentInfo",
     "build_leaderboard",

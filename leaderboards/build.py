@@ -1,4 +1,4 @@
-"""Rate a set of match records and assemble the leaderboard.
+"""Rate a set of finished games (:class:`RatedGame`) and assemble the leaderboard.
 
 Arena Elo is the Plackett–Luce fit of every game's finishing order (seat terms per game and table
 size, a weak Gaussian prior), ``1500 + 400/ln 10 · θ`` with mean 1500 in each connected group, the
@@ -13,7 +13,6 @@ from typing import TypeAlias
 
 import numpy as np
 
-from arena.record import MatchRecord
 from leaderboards.bootstrap import bootstrap_thetas, percentile_interval, superiority
 from leaderboards.errors import LeaderboardError
 from leaderboards.field import flags
@@ -27,6 +26,7 @@ from leaderboards.model import (
 )
 from leaderboards.pairwise import comparisons, fit_pairwise
 from leaderboards.plackett_luce import Finish, FloatArray, IndexArray, PlackettLuceModel
+from leaderboards.results import RatedGame
 from leaderboards.scale import ELO_MEAN, ELO_PER_THETA
 from leaderboards.seats import prior_bound_tables
 from leaderboards.stats import (
@@ -40,17 +40,17 @@ from leaderboards.stats import (
     table_results,
 )
 
-BlockKey: TypeAlias = Callable[[MatchRecord], Hashable]
+BlockKey: TypeAlias = Callable[[RatedGame], Hashable]
 """Maps a record to its duplicate block: records with equal keys are resampled together."""
 
 
-def deal_block(record: MatchRecord) -> Hashable:
+def deal_block(record: RatedGame) -> Hashable:
     """The default block: the same deal (game, variant, seed) played by the same bots."""
     return (record.game, record.variant, record.seed, tuple(sorted(record.bots)))
 
 
 def build_leaderboard(
-    records: Iterable[MatchRecord],
+    records: Iterable[RatedGame],
     tournament: TournamentInfo | None = None,
     settings: RatingSettings = RatingSettings(),
     block_key: BlockKey = deal_block,
@@ -204,7 +204,7 @@ def _seat_advantage(
     return tuple(rows)
 
 
-def _check(games: list[MatchRecord], settings: RatingSettings) -> None:
+def _check(games: list[RatedGame], settings: RatingSettings) -> None:
     """Refuse what cannot be rated, saying why."""
     if not games:
         raise LeaderboardError("no games to rate: the results hold no finished games yet")

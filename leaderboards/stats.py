@@ -15,8 +15,8 @@ import numpy as np
 
 from numpy.typing import NDArray
 
-from arena.record import FaultKind, MatchRecord
 from leaderboards.model import FaultCounts, Latency, Meeting
+from leaderboards.results import RatedGame
 
 LATENCY_PERCENTILES = (50.0, 90.0, 99.0)
 
@@ -46,9 +46,9 @@ class TableResults:
         return np.asarray(first / first.sum(axis=1, keepdims=True), dtype=np.float64)
 
 
-def table_results(records: Sequence[MatchRecord], index: dict[str, int]) -> list[TableResults]:
+def table_results(records: Sequence[RatedGame], index: dict[str, int]) -> list[TableResults]:
     """The records as arrays, one :class:`TableResults` per table size (ascending)."""
-    by_size: defaultdict[int, list[MatchRecord]] = defaultdict(list)
+    by_size: defaultdict[int, list[RatedGame]] = defaultdict(list)
     for record in records:
         by_size[record.players].append(record)
     return [
@@ -191,35 +191,34 @@ def seat_totals(tables: Sequence[TableResults]) -> tuple[SeatTotals, ...]:
     return tuple(sorted(rows, key=lambda r: (r.game, r.players, r.seat)))
 
 
-def fault_counts(records: Sequence[MatchRecord], bots: Sequence[str]) -> tuple[FaultCounts, ...]:
+def fault_counts(records: Sequence[RatedGame], bots: Sequence[str]) -> tuple[FaultCounts, ...]:
     """Every bot's faults by kind and forfeits, in ``bots`` order."""
-    kinds: dict[str, Counter[FaultKind]] = {bot: Counter() for bot in bots}
+    kinds: dict[str, Counter[str]] = {bot: Counter() for bot in bots}
     forfeits: Counter[str] = Counter()
     for record in records:
-        for fault in record.faults:
-            kinds[record.bots[fault.seat]][fault.kind] += 1
+        for seat, kind in record.faults:
+            kinds[record.bots[seat]][kind] += 1
         forfeits.update(record.bots[seat] for seat in record.forfeited)
     return tuple(
         FaultCounts(
             bot=bot,
-            timeout=kinds[bot][FaultKind.TIMEOUT],
-            illegal=kinds[bot][FaultKind.ILLEGAL],
-            crash=kinds[bot][FaultKind.CRASH],
-            malformed=kinds[bot][FaultKind.MALFORMED],
-            start=kinds[bot][FaultKind.START],
+            timeout=kinds[bot]["timeout"],
+            illegal=kinds[bot]["illegal"],
+            crash=kinds[bot]["crash"],
+            malformed=kinds[bot]["malformed"],
+            start=kinds[bot]["start"],
             forfeits=forfeits[bot],
         )
         for bot in bots
     )
 
 
-def latencies(records: Sequence[MatchRecord], bots: Sequence[str]) -> tuple[Latency, ...]:
+def latencies(records: Sequence[RatedGame], bots: Sequence[str]) -> tuple[Latency, ...]:
     """Every bot's reply-time percentiles (p50, p90, p99, linear interpolation), fallbacks excluded."""
     elapsed: dict[str, list[float]] = {bot: [] for bot in bots}
     for record in records:
-        for decision in record.decisions:
-            if not decision.fallback:
-                elapsed[record.bots[decision.seat]].append(decision.elapsed)
+        for seat, seconds in record.replies:
+            elapsed[record.bots[seat]].append(seconds)
     result: list[Latency] = []
     for bot in bots:
         times = elapsed[bot]

@@ -17,7 +17,7 @@ from leaderboards.render_html import render_html
 from leaderboards.render_json import render_json
 from leaderboards.render_markdown import render_markdown
 from leaderboards.render_table import render_table
-from leaderboards.stored import stored_leaderboard
+from arena.rating_input import stored_leaderboard
 
 
 class BoardFormat(str, enum.Enum):

@@ -10,6 +10,7 @@ from rich.table import Table
 
 from arena.cli.common import console, err_console, fail, inert, user_errors
 from arena.cli.results import DEFAULT_DB, DbOpt, TournamentOpt, open_store
+from arena.rating_input import stored_leaderboard
 from arena.sandbox.selftest import refusal
 from arena.store.db import Store
 from arena.tournament.cluster import DaskExecutor
@@ -21,7 +22,6 @@ from arena.tournament.plan import effective_concurrency, make_plan
 from arena.tournament.runner import RunSummary, run_tournament
 from arena.tournament.schedule import build_schedule
 from leaderboards.render_table import render_table
-from leaderboards.stored import stored_leaderboard
 
 tournament_app = typer.Typer(
     help="Plan, run and resume tournaments (round-robins and gauntlets, played in duplicate).",

@@ -1,4 +1,5 @@
-"""Match records for leaderboard tests, built the way the referee leaves them."""
+"""Games for leaderboard tests: match records built the way the referee leaves them, handed to the
+leaderboard the way the arena does (:func:`arena.rating_input.rated_game`)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from arena.rating_input import rated_game
 from arena.record import DecisionRecord, Fault, MatchRecord
+from leaderboards.results import RatedGame
 
 
 def record(
@@ -17,9 +20,9 @@ def record(
     decisions: Sequence[DecisionRecord] = (),
     faults: Sequence[Fault] = (),
     forfeited: Sequence[int] = (),
-) -> MatchRecord:
+) -> RatedGame:
     """A finished match with these seats and places (scores mirror the places)."""
-    return MatchRecord(
+    return rated_game(MatchRecord(
         game=game,
         version=1,
         variant="basic",
@@ -31,10 +34,10 @@ def record(
         scores=tuple(10 - r for r in ranks),
         ranks=tuple(ranks),
         forfeited=tuple(forfeited),
-    )
+    ))
 
 
-def ordered(order: Sequence[str], seed: int = 0) -> MatchRecord:
+def ordered(order: Sequence[str], seed: int = 0) -> RatedGame:
     """A game whose seats, in the order given, finished in that order (best first)."""
     return record(order, range(1, len(order) + 1), seed=seed)
 
@@ -50,14 +53,14 @@ MEEPLE_PENTATHLON = [
 
 def duplicate_tournament(
     strengths: dict[str, float], deals: int, players: int, seed: int
-) -> list[MatchRecord]:
+) -> list[RatedGame]:
     """Random tables of ``players`` bots; each deal played under every rotation of its seats.
 
     Places come from Gumbel noise on the strengths (a Plackett–Luce draw); seat 0 has a small edge.
     """
     rng = np.random.default_rng(seed)
     names = sorted(strengths)
-    records: list[MatchRecord] = []
+    records: list[RatedGame] = []
     for deal in range(deals):
         table = [names[i] for i in rng.choice(len(names), players, replace=False)]
         for shift in range(players):

@@ -1,9 +1,14 @@
-"""Leaderboards of stored tournaments: the results store in, a :class:`Leaderboard` out."""
+"""Where the arena hands its results to the leaderboard: match records in, :class:`RatedGame` out.
+
+``leaderboards`` knows nothing of the store, the runner or the schedule; this module reads them and
+passes on only the facts a rating needs (data flows one way, ``arena`` → ``leaderboards``).
+"""
 
 from __future__ import annotations
 
 from typing import cast
 
+from arena.record import MatchRecord
 from arena.store.db import Store
 from arena.tournament.config import config_from_plain
 from arena.tournament.schedule import build_schedule
@@ -11,6 +16,21 @@ from engine.core import Wire
 from leaderboards.build import build_leaderboard
 from leaderboards.errors import LeaderboardError
 from leaderboards.model import Leaderboard, RatingSettings, TournamentInfo
+from leaderboards.results import RatedGame
+
+
+def rated_game(record: MatchRecord) -> RatedGame:
+    """The facts of ``record`` a leaderboard rates: deal, seats, places, faults, reply times."""
+    return RatedGame(
+        game=record.game,
+        variant=record.variant,
+        seed=record.seed,
+        bots=record.bots,
+        ranks=record.ranks,
+        faults=tuple((f.seat, f.kind.value) for f in record.faults),
+        forfeited=record.forfeited,
+        replies=tuple((d.seat, d.elapsed) for d in record.decisions if not d.fallback),
+    )
 
 
 def stored_leaderboard(
@@ -35,4 +55,4 @@ def stored_leaderboard(
         settings=cast(dict[str, Wire], dict(row.config)),
         provisional=len(games) < scheduled,
     )
-    return build_leaderboard((g.record for g in games), info, settings)
+    return build_leaderboard((rated_game(g.record) for g in games), info, settings)
