@@ -12,7 +12,7 @@ import os
 import sqlite3
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -30,12 +30,25 @@ _SQLITE_HEADER = b"SQLite format 3\x00"
 
 @dataclass(frozen=True, slots=True)
 class BotRow:
-    """A bot as stored with its tournament: ``files_hash`` identifies the code that played."""
+    """A bot as stored with its tournament: ``files_hash`` identifies the code that played,
+    ``files`` the digest of each of its files (see :mod:`arena.tournament.botfiles`)."""
 
     name: str
     version: str
     command: tuple[str, ...]
     files_hash: str
+    files: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class BuildRow:
+    """Build ``build`` (1, 2, ...) of a bot: its files as they were when it first played
+    (``files`` empty for a build stored before file digests were kept)."""
+
+    bot: str
+    build: int
+    files_hash: str
+    files: Mapping[str, str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +76,8 @@ class Placement:
 class StoredGame:
     """A stored game: its placement, when it was committed (Unix seconds) and the whole record.
 
-    ``processes[s]`` names the bot process that played seat ``s`` (empty where not recorded).
+    ``processes[s]`` names the bot process that played seat ``s`` (empty where not recorded);
+    ``builds[s]`` the build of its bot (see :meth:`Store.builds`; 0 where not recorded).
     """
 
     tournament: str
@@ -71,6 +85,7 @@ class StoredGame:
     finished: float
     record: MatchRecord
     processes: tuple[str, ...]
+    builds: tuple[int, ...] = ()
 
 
 class Store:
@@ -84,8 +99,11 @@ class Store:
         self.path = path
         _check_header(path)
         _create_private(path)
+        #: ``False`` for a file this process cannot write (read-only file, folder or mount): it is
+        #: opened read-only, reads work, and every write is a :class:`StoreError` saying so.
+        self.writable = _writable(path)
         try:
-            self._db = sqlite3.connect(path, isolation_level=None, timeout=30.0)
+            self._db = _connect(path, self.writable)
         except sqlite3.Error as exc:
             raise StoreError(f"{path}: cannot open the results database: {exc}") from None
         try:
@@ -109,6 +127,13 @@ class Store:
                 f"{self.path}: schema version {version} is newer than this arena understands "
                 f"({len(MIGRATIONS)}); upgrade arena"
             )
+        if not self.writable:
+            if version < len(MIGRATIONS):
+                raise StoreError(
+                    f"{self.path}: read-only, and its schema (version {version}) is older than "
+                    f"this arena's ({len(MIGRATIONS)}); open it once where it is writable"
+                )
+            return
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=FULL")
         db.execute("PRAGMA foreign_keys=ON")
@@ -142,7 +167,8 @@ class Store:
     def add_tournament(
         self, name: str, fingerprint: str, config: Mapping[str, Any], bots: Sequence[BotRow]
     ) -> None:
-        """Record a tournament and its bots, or check that the stored one has the same fingerprint.
+        """Record a tournament and its bots (each as build 1), or check that the stored one has the
+        same fingerprint and store ``config`` as it is now resolved (bots' folders).
 
         Raises :class:`StoreError` if ``name`` is stored with a different config.
         """
@@ -156,10 +182,15 @@ class Store:
                         f"{self.path}: tournament {name!r} is stored with a different config; "
                         "rename the tournament or use another database"
                     )
+                self._db.execute(
+                    "UPDATE tournaments SET config = ? WHERE name = ?",
+                    (json.dumps(config, sort_keys=True), name),
+                )
                 return
+            created = time.time()
             self._db.execute(
                 "INSERT INTO tournaments VALUES (?, ?, ?, ?)",
-                (name, fingerprint, json.dumps(config, sort_keys=True), time.time()),
+                (name, fingerprint, json.dumps(config, sort_keys=True), created),
             )
             self._db.executemany(
                 "INSERT INTO bots VALUES (?, ?, ?, ?, ?)",
@@ -168,6 +199,35 @@ class Store:
                     for b in bots
                 ],
             )
+            self._db.executemany(
+                "INSERT INTO bot_builds VALUES (?, ?, 1, ?, ?, ?)",
+                [(name, b.name, b.files_hash, json.dumps(dict(b.files)), created) for b in bots],
+            )
+
+    def builds(self, tournament: str) -> list[BuildRow]:
+        """Every build of every bot of ``tournament``, by bot name then build."""
+        rows = self._rows(
+            "SELECT bot, build, files_hash, files FROM bot_builds WHERE tournament = ? "
+            "ORDER BY bot, build",
+            (tournament,),
+        )
+        return [BuildRow(b, n, h, json.loads(f)) for b, n, h, f in rows]
+
+    def add_build(
+        self, tournament: str, bot: str, files_hash: str, files: Mapping[str, str]
+    ) -> int:
+        """Record a new build of ``bot`` and return its number (one more than the last)."""
+        with self._transaction():
+            (last,) = self._db.execute(
+                "SELECT max(build) FROM bot_builds WHERE tournament = ? AND bot = ?",
+                (tournament, bot),
+            ).fetchone()
+            number = int(last or 0) + 1
+            self._db.execute(
+                "INSERT INTO bot_builds VALUES (?, ?, ?, ?, ?, ?)",
+                (tournament, bot, number, files_hash, json.dumps(dict(files)), time.time()),
+            )
+        return number
 
     def tournaments(self) -> list[TournamentRow]:
         """Every stored tournament, oldest first."""
@@ -207,14 +267,17 @@ class Store:
         placement: Placement,
         record: MatchRecord,
         processes: Sequence[str] = (),
+        builds: Sequence[int] = (),
     ) -> bool:
-        """Commit one game whole (game row and seat rows in one transaction).
+        """Commit one game whole (game row and seat rows in one transaction); ``processes`` and
+        ``builds`` per seat (the process and the bot build that played it) when known.
 
         Returns ``False``, changing nothing, if the id is already stored for ``tournament``.
         """
         blob = msgpack.packb(record.to_wire(), use_bin_type=True)
         fault_seats = [f.seat for f in record.faults]
         procs: list[str | None] = [*processes] or [None] * record.players
+        made: list[int | None] = [*builds] or [None] * record.players
         with self._transaction():
             cursor = self._db.execute(
                 "INSERT OR IGNORE INTO games VALUES "
@@ -240,7 +303,7 @@ class Store:
             if cursor.rowcount == 0:
                 return False
             self._db.executemany(
-                "INSERT INTO game_seats VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO game_seats VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [
                     (
                         tournament,
@@ -251,6 +314,7 @@ class Store:
                         record.ranks[seat],
                         fault_seats.count(seat),
                         procs[seat],
+                        made[seat],
                     )
                     for seat, bot in enumerate(record.bots)
                 ],
@@ -318,8 +382,8 @@ class Store:
             record = MatchRecord.from_wire(msgpack.unpackb(blob, raw=False))
         except (ValueError, KeyError, TypeError, msgpack.UnpackException) as exc:
             raise StoreError(f"{self.path}: stored game {game_id!r} is unreadable: {exc}") from None
-        procs = self._rows(
-            "SELECT process FROM game_seats WHERE tournament = ? AND game = ? ORDER BY seat",
+        seats = self._rows(
+            "SELECT process, build FROM game_seats WHERE tournament = ? AND game = ? ORDER BY seat",
             (tournament, game_id),
         )
         return StoredGame(
@@ -327,7 +391,8 @@ class Store:
             Placement(game_id, generation, table, deal, rotation),
             finished,
             record,
-            tuple(p[0] or "" for p in procs),
+            tuple(p or "" for p, _ in seats),
+            tuple(b or 0 for _, b in seats),
         )
 
     def _rows(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
@@ -344,6 +409,8 @@ class Store:
             self.store = store
 
         def __enter__(self) -> None:
+            if not self.store.writable:
+                raise StoreError(f"{self.store.path}: the results database is read-only here")
             try:
                 self.store._db.execute("BEGIN IMMEDIATE")
             except sqlite3.DatabaseError as exc:
@@ -365,10 +432,48 @@ class Store:
             if db.in_transaction:
                 db.execute("ROLLBACK")
             if isinstance(exc, sqlite3.DatabaseError):
-                raise StoreError(f"{self.store.path}: write failed, nothing stored ({exc})") from None
+                raise StoreError(
+                    f"{self.store.path}: write failed ({exc}); this write is not stored, "
+                    "everything stored before is kept"
+                ) from None
 
     def _transaction(self) -> Store._Tx:
         return Store._Tx(self)
+
+
+def _create_private(path: Path) -> None:
+    """Create a missing database file readable and writable by its owner alone (SQLite gives its
+    WAL and shared-memory files the same permissions): bots and other users must not read the
+    master seed or the records. An existing file, or one that cannot be made here, is left as is."""
+    try:
+        os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+    except OSError:
+        pass
+
+
+def _writable(path: Path) -> bool:
+    """Whether ``path`` (and its folder, for the WAL files) can be written; a missing file can be
+    created if its folder can be written."""
+    folder = path.parent if str(path.parent) else Path(".")
+    if not os.access(folder, os.W_OK):
+        return False
+    return not path.exists() or os.access(path, os.W_OK)
+
+
+def _connect(path: Path, writable: bool) -> sqlite3.Connection:
+    """A connection to ``path``; read-only unless ``writable``. A read-only WAL file whose shared
+    memory file cannot be made (read-only folder or mount, nothing left in a WAL file) is opened
+    as immutable: nobody can be writing it."""
+    if writable:
+        return sqlite3.connect(path, isolation_level=None, timeout=30.0)
+    uri = path.resolve().as_uri()
+    db = sqlite3.connect(f"{uri}?mode=ro", uri=True, isolation_level=None, timeout=30.0)
+    try:
+        db.execute("SELECT count(*) FROM sqlite_schema").fetchone()
+        return db
+    except sqlite3.OperationalError:
+        db.close()
+    return sqlite3.connect(f"{uri}?immutable=1", uri=True, isolation_level=None)
 
 
 def migrate(db: sqlite3.Connection, migrations: Sequence[Migration]) -> None:
@@ -384,16 +489,6 @@ def migrate(db: sqlite3.Connection, migrations: Sequence[Migration]) -> None:
             db.execute("ROLLBACK")
             raise
         db.execute("COMMIT")
-
-
-def _create_private(path: Path) -> None:
-    """Create a missing database file readable and writable by its owner alone (SQLite gives its
-    WAL and shared-memory files the same permissions): bots and other users must not read the
-    master seed or the records. An existing file, or one that cannot be made here, is left as is."""
-    try:
-        os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
-    except OSError:
-        pass
 
 
 def _check_header(path: Path) -> None:

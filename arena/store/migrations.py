@@ -93,5 +93,28 @@ def _v2_seats(db: sqlite3.Connection) -> None:
             )
 
 
-MIGRATIONS: tuple[Migration, ...] = (_v1_tables, _v2_seats)
+def _v3_builds(db: sqlite3.Connection) -> None:
+    """Every build of every bot (build 1 is the stored bot; its file digests unknown when
+    migrated), and on each seat the build that played it (1 for games stored before)."""
+    db.execute(
+        """CREATE TABLE bot_builds (
+            tournament TEXT NOT NULL,
+            bot TEXT NOT NULL,
+            build INTEGER NOT NULL,
+            files_hash TEXT NOT NULL,
+            files TEXT NOT NULL,
+            first_used REAL NOT NULL,
+            PRIMARY KEY (tournament, bot, build),
+            FOREIGN KEY (tournament, bot) REFERENCES bots (tournament, name)
+        )"""
+    )
+    db.execute(
+        "INSERT INTO bot_builds SELECT b.tournament, b.name, 1, b.files_hash, '{}', t.created "
+        "FROM bots b JOIN tournaments t ON t.name = b.tournament"
+    )
+    db.execute("ALTER TABLE game_seats ADD COLUMN build INTEGER")
+    db.execute("UPDATE game_seats SET build = 1")
+
+
+MIGRATIONS: tuple[Migration, ...] = (_v1_tables, _v2_seats, _v3_builds)
 """Every migration in order; ``len(MIGRATIONS)`` is the current schema version."""

@@ -19,8 +19,16 @@ def run_arena(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-def league_toml(marker: str, bots: int = 4, table_size: int = 3, concurrency: int = 2) -> str:
-    """A round-robin of ``bots`` seeded random bots; ``marker`` tags their processes' environment."""
+#: The random bot, pausing before each decision (see paced_bot.py): a command line.
+PACED = f"{sys.executable} {Path(__file__).with_name('paced_bot.py')}"
+
+
+def league_toml(
+    marker: str, bots: int = 4, table_size: int = 3, concurrency: int = 2, pause: float = 0.0
+) -> str:
+    """A round-robin of ``bots`` seeded random bots; ``marker`` tags their processes' environment.
+    With a ``pause`` (seconds) they are :data:`PACED` bots (the same choices), each decision that
+    much slower."""
     lines = [
         'name = "league"',
         'game = "wongar"',
@@ -34,8 +42,9 @@ def league_toml(marker: str, bots: int = 4, table_size: int = 3, concurrency: in
         lines += [
             "[[bots]]",
             f'name = "r{i}"',
-            'bot = "random"',
-            f'env = {{ ARENA_SEED = "{i}", ARENA_TEST_MARKER = "{marker}" }}',
+            'bot = "random"' if not pause else f'bot = "{PACED}"\ntrusted = true',
+            f'env = {{ ARENA_SEED = "{i}", ARENA_TEST_MARKER = "{marker}", '
+            f'ARENA_TEST_PAUSE = "{pause}" }}',
         ]
     return "\n".join(lines) + "\n"
 
