@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import logging
+import signal
 from typing import Annotated
 
 import typer
 
 from arena import __version__
+from arena.cli import previous_sigint
 from arena.cli.bot import bot_app
 from arena.cli.common import err_console
 from arena.cli.doctor import doctor_command
@@ -62,5 +64,13 @@ app.command("doctor")(doctor_command)
 
 
 def main() -> None:
-    """Console-script entry point."""
-    app()
+    """Console-script entry point. Ctrl-C while starting (see :mod:`arena.cli`) or outside a
+    command's own handling stops quietly with status 130."""
+    try:
+        app()
+    except KeyboardInterrupt:
+        raise SystemExit(130) from None
+
+
+if previous_sigint is not None:  # the command line is imported: Ctrl-C as before
+    signal.signal(signal.SIGINT, previous_sigint)

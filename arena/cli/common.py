@@ -23,9 +23,19 @@ USAGE_ERROR = 2
 
 def fail(message: str, code: int = USAGE_ERROR) -> typer.Exit:
     """Print ``message`` (plain text, shown verbatim but inert: see :func:`arena.inert.terminal`) on
-    stderr and return the ``typer.Exit`` to raise."""
-    err_console.print(Text.assemble(("error:", "bold red"), " ", terminal(message, lines=True)))
+    stderr and return the ``typer.Exit`` to raise. Lines are never wrapped except by a terminal,
+    so a log keeps each message on one line."""
+    err_console.print(
+        Text.assemble(("error:", "bold red"), " ", terminal(message, lines=True)), soft_wrap=True
+    )
     return typer.Exit(code)
+
+
+def say(message: str, err: bool = False) -> None:
+    """Print plain, inert ``message`` on stdout (stderr with ``err``), unwrapped like :func:`fail`."""
+    (err_console if err else console).print(
+        Text(terminal(message, lines=True)), soft_wrap=True, highlight=False
+    )
 
 
 def inert(text: str) -> Text:

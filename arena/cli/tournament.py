@@ -2,24 +2,29 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich.table import Table
 
-from arena.cli.common import console, err_console, fail, inert, user_errors
+from arena.cli.common import console, fail, inert, say, user_errors
 from arena.cli.results import DEFAULT_DB, DbOpt, TournamentOpt, open_store
+from arena.errors import ArenaError
 from arena.rating_input import stored_leaderboard
 from arena.sandbox.selftest import refusal
 from arena.store.db import Store
-from arena.tournament.cluster import DaskExecutor
+from arena.store.lock import RunnerLock
+from arena.tournament.builds import ALLOW_FLAG
+from arena.tournament.cluster import ClusterLost, DaskExecutor
 from arena.tournament.config import TournamentConfig, config_from_plain, load_config
 from arena.tournament.cpus import slot_pinnings
 from arena.tournament.display import Display, Tally
 from arena.tournament.executors import Executor, LocalExecutor
 from arena.tournament.plan import effective_concurrency, make_plan
-from arena.tournament.runner import RunSummary, run_tournament
+from arena.tournament.runner import RunSummary, run_tournament, validate
 from arena.tournament.schedule import build_schedule
 from leaderboards.render_table import render_table
 
@@ -67,6 +72,16 @@ ClusterOpt = Annotated[
     typer.Option(
         "--cluster",
         help="Play on a Dask cluster, e.g. tcp://scheduler:8786 (needs: pip install 'arena[cluster]').",
+    ),
+]
+
+
+AllowChangedOpt = Annotated[
+    bool,
+    typer.Option(
+        ALLOW_FLAG,
+        help="Let bots whose files changed since the tournament was stored play on, each change "
+        "stored as a new build of the bot (every game says which build played).",
     ),
 ]
 
@@ -205,6 +220,7 @@ def run_command(
     no_sandbox: Annotated[bool, typer.Option(
         "--no-sandbox", help="Run untrusted bots unconfined; the tournament is stored and published "
         "as unsandboxed.")] = False,
+    allow_changed_bots: AllowChangedOpt = False,
 ) -> None:
     """Play the tournament into the results database, then print its leaderboard; games already
     stored are not replayed. Without CONFIG, the built-in ladder: random, greedy and ismcts at one
@@ -213,7 +229,8 @@ def run_command(
     is refused unless --no-sandbox is given.
 
     Ctrl-C stops cleanly (games in progress are dropped, never half-stored); run again or use
-    `arena tournament resume` to play the rest.
+    `arena tournament resume` to play the rest. One runner at a time per database: another is
+    refused. Command-line bots run in the config file's folder.
 
     Examples:
       arena tournament run
@@ -239,13 +256,40 @@ def run_command(
         ),
     )
     _require_sandbox(config)
-    # The executor first: a cluster that cannot be reached must not leave an empty database behind.
-    executor = _executor(config, cluster)
+    with user_errors():
+        validate(config)
+    with _runner_lock(db), open_store(db, must_exist=False) as store:
+        _play(config, store, _executor(config, cluster), allow_changed_bots)
+
+
+@contextmanager
+def _runner_lock(db: Path) -> Iterator[None]:
+    """Hold the runner lock of ``db`` (exit 2 naming the holder if another runner has it). A
+    database this creates is removed again if nothing was stored in it."""
+    created = not db.exists()
+    with user_errors():
+        lock = RunnerLock(db).acquire()
     try:
-        with open_store(db, must_exist=False) as store:
-            _play(config, store, executor)
+        if lock.taken_over is not None:
+            say(f"note: the previous runner ({lock.taken_over}) stopped without finishing; "
+                "taking over", err=True)
+        yield
     finally:
-        executor.close(abandon=True)  # for a store that cannot be opened; else already closed
+        if created:
+            _remove_if_empty(db)
+        lock.release()
+
+
+def _remove_if_empty(db: Path) -> None:
+    """Remove the database ``db`` (and its WAL files) if no tournament is stored in it."""
+    try:
+        with Store(db) as store:
+            if store.tournaments():
+                return
+    except ArenaError:
+        return
+    for path in (db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm")):
+        path.unlink(missing_ok=True)
 
 
 @tournament_app.command("resume")
@@ -255,19 +299,25 @@ def resume_command(
     cluster: ClusterOpt = None,
     concurrency: Concurrency = None,
     pin_cpus: PinCpus = None,
+    allow_changed_bots: AllowChangedOpt = False,
 ) -> None:
-    """Play exactly the stored tournament's games that are not stored yet (after Ctrl-C or a crash).
+    """Play exactly the stored tournament's games that are not stored yet (after Ctrl-C or a crash),
+    as `run` would: the same bots from the folders stored with them, from any current folder.
 
     Example: arena tournament resume --db league.db
     """
-    with open_store(db) as store:
+    if not db.exists():
+        raise fail(f"{db}: no results database here (give --db PATH)")
+    with _runner_lock(db), open_store(db) as store:
         with user_errors():
             row = store.tournament(tournament)
             plain = dict(row.config)
             plain.update(overrides(concurrency=concurrency, pin_cpus=pin_cpus))
             config = config_from_plain(plain, source=f"{db}: tournament {row.name!r}")
         _require_sandbox(config)
-        _play(config, store, _executor(config, cluster))
+        with user_errors():
+            validate(config)
+        _play(config, store, _executor(config, cluster), allow_changed_bots)
 
 
 @tournament_app.command("status")
@@ -285,21 +335,21 @@ def status_command(db: DbOpt = DEFAULT_DB, tournament: TournamentOpt = None) -> 
         for game in store.games(row.name):
             tally.add(game.record)
     missing = sum(1 for g in schedule if g.id not in stored)
-    console.print(
-        f"[bold]{row.name}[/]: {tally.done} of {tally.total} games stored, {missing} to play, "
-        f"{tally.faults} faults",
-        highlight=False,
+    say(
+        f"{row.name}: {tally.done} of {tally.total} games stored, {missing} to play, "
+        f"{tally.flagged} faults and forfeits ({tally.faults} faults, {tally.forfeits} forfeits)"
     )
     table = Table("bot", "games", "avg rank", "wins", "faults", title="standings")
     for bot, standing in tally.ordered():
         table.add_row(inert(bot), str(standing.games), f"{standing.average_rank:.2f}",
-                      str(standing.wins), str(standing.faults))
+                      str(standing.wins), str(standing.flagged))
     console.print(table)
+    say("faults: every fault and forfeit, counted as the leaderboard counts them")
 
 
 def _executor(config: TournamentConfig, cluster: str | None) -> Executor:
-    """Where the matches run: the Dask cluster at ``cluster`` (exit 2 if it cannot be reached),
-    else local worker processes."""
+    """Where the matches run: the Dask cluster at ``cluster`` (exit 2 if it cannot be reached
+    or is not an address), else local worker processes."""
     if cluster:
         with user_errors():
             return DaskExecutor(cluster, config.concurrency)
@@ -316,32 +366,45 @@ def _require_sandbox(config: TournamentConfig) -> None:
         raise fail(refused)
 
 
-def _play(config: TournamentConfig, store: Store, executor: Executor) -> None:
-    """Run on ``executor`` with the live display (the run closes it); exit 130 on Ctrl-C, 1 if
-    some games could not be played."""
+def _play(config: TournamentConfig, store: Store, executor: Executor, allow_changed: bool) -> None:
+    """Run on ``executor`` with the live display (the run closes it); exit 130 on Ctrl-C, 2 if
+    the cluster's scheduler is lost, 1 if some games could not be played."""
+    if not store.writable:
+        executor.close(abandon=True)
+        raise fail(f"{store.path}: the results database is read-only here; run and resume write it")
     total = len(build_schedule(config))
     display = Display(Tally(total=total), console, config.name)
+    resume = f"arena tournament resume --db {store.path}"
     try:
-        with user_errors():
-            with display:
-                summary = run_tournament(config, store, executor, display)
+        with user_errors(), display:
+            try:
+                summary = run_tournament(config, store, executor, display, allow_changed)
+            except ClusterLost as exc:
+                stored = len(store.stored_ids(config.name))
+                raise ClusterLost(
+                    f"{exc}: {stored} of {total} games are stored. Play the rest with: "
+                    f"{resume} --cluster {getattr(executor, 'address', '')}"
+                ) from None
+        _report(summary, store, config.name)
     except KeyboardInterrupt:
         stored = len(store.stored_ids(config.name))
-        err_console.print(
-            f"stopped: {stored} of {total} games stored; games in progress were dropped. "
-            f"Play the rest with: arena tournament resume --db {store.path}"
-        )
+        if stored == total:
+            say(f"stopped: all {total} games are stored; the leaderboard: "
+                f"arena leaderboard --db {store.path}", err=True)
+        else:
+            dropped = " games in progress were dropped;" if display.tally.running else ""
+            say(f"stopped: {stored} of {total} games stored;{dropped} play the rest with: {resume}",
+                err=True)
         raise typer.Exit(130) from None
-    _report(summary, store, config.name)
 
 
 def _report(summary: RunSummary, store: Store, tournament: str) -> None:
-    console.print(
+    say(
         f"played {summary.played} games ({summary.already} were already stored); "
         f"{summary.total - summary.missing} of {summary.total} stored in {store.path}"
     )
     if summary.missing == 0:
-        with user_errors():
+        with user_errors(), console.status("computing the leaderboard"):
             board = stored_leaderboard(store, tournament)
         console.print(render_table(board))
     if summary.failed:

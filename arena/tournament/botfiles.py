@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
-from collections.abc import Iterator
+import shlex
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
 from arena.manifest import BotSpec
@@ -51,3 +52,45 @@ def files_hash(spec: BotSpec) -> str:
         except OSError:
             digest.update(b"<unreadable>")
     return digest.hexdigest()
+
+
+def file_digests(spec: BotSpec, extra: Sequence[Path] = ()) -> dict[str, str]:
+    """Each file of the bot (:func:`bot_files` and ``extra``, such as its manifest) by name, with
+    a digest of its contents, plus its ``command`` and ``version``: what :func:`changes` compares.
+    Files in the bot's folder are named relative to it, so a moved folder is the same bot."""
+    found: dict[str, str] = {"command": shlex.join(spec.command), "version": spec.version}
+    for path in sorted({*bot_files(spec), *extra}):
+        try:
+            digest = hashlib.blake2b(path.read_bytes(), digest_size=12).hexdigest()
+        except OSError:
+            digest = "unreadable"
+        found[_file_name(path, spec.cwd)] = digest
+    return found
+
+
+def _file_name(path: Path, folder: Path | None) -> str:
+    if folder is not None and path.is_relative_to(folder):
+        return str(path.relative_to(folder))
+    return str(path)
+
+
+def build_hash(files: Mapping[str, str]) -> str:
+    """A hex digest of :func:`file_digests`."""
+    text = "\0".join(f"{name}\0{digest}" for name, digest in sorted(files.items()))
+    return hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
+
+
+def changes(before: Mapping[str, str], now: Mapping[str, str]) -> list[str]:
+    """What differs between two :func:`file_digests`, e.g. ``bot.py changed``, ``lib.py added``."""
+    found: list[str] = []
+    for name in ("command", "version"):
+        if before.get(name) != now.get(name):
+            found.append(f"{name} {before.get(name)!r} is now {now.get(name)!r}")
+    for name in sorted((set(before) | set(now)) - {"command", "version"}):
+        if name not in now:
+            found.append(f"{name} removed")
+        elif name not in before:
+            found.append(f"{name} added")
+        elif before[name] != now[name]:
+            found.append(f"{name} changed")
+    return found

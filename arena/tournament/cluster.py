@@ -6,16 +6,28 @@ deal twice); the outcome comes back to the runner, which stores it.
 
 from __future__ import annotations
 
+import logging
 import uuid
 from collections import deque
+from collections.abc import Sequence
+from concurrent.futures import CancelledError
 from types import ModuleType
 from typing import Any
 
 from arena.tournament import TournamentError
+from arena.tournament.config import BotEntry
 from arena.tournament.jobs import JobFailed, MatchJob
+from arena.tournament.startcheck import start_failures
 from arena.tournament.worker import Outcome, play_fresh
 
+#: Seconds to close the connection to a live scheduler.
+CLOSE_TIMEOUT = 10.0
+
 INSTALL_HINT = "pip install 'arena[cluster]'"
+
+
+class ClusterLost(TournamentError):
+    """The connection to the Dask scheduler was lost mid-run (stored games are kept)."""
 
 
 def distributed_module() -> ModuleType:
@@ -37,8 +49,16 @@ class DaskExecutor:
 
     def __init__(self, address: str, capacity: int = 0, connect_timeout: float = 10.0) -> None:
         self._distributed = distributed_module()
+        if not logging.getLogger().isEnabledFor(logging.DEBUG):  # its own messages, unless -v
+            logging.getLogger("distributed").setLevel(logging.CRITICAL)
+        self.address = address
         try:
             self._client: Any = self._distributed.Client(address, timeout=connect_timeout)
+        except ValueError as exc:
+            raise TournamentError(
+                f"--cluster {address!r}: not a scheduler address ({exc}); "
+                "expected e.g. tcp://scheduler:8786"
+            ) from None
         except (OSError, TimeoutError) as exc:
             raise TournamentError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
         threads = sum(self._client.nthreads().values())
@@ -50,6 +70,15 @@ class DaskExecutor:
     @property
     def running(self) -> int:
         return len(self._futures)
+
+    def start_failures(self, entries: Sequence[BotEntry]) -> dict[str, str]:
+        """Checked on a cluster worker, where the bots will run."""
+        future = self._client.submit(start_failures, list(entries), pure=False)
+        try:
+            found: dict[str, str] = future.result()
+        except Exception as exc:  # the check's own failure, or the scheduler's
+            raise self._lost(exc) from None
+        return found
 
     def submit(self, job: MatchJob) -> None:
         self._queued.append(job)
@@ -71,23 +100,34 @@ class DaskExecutor:
                 list(self._futures), timeout=timeout, return_when="FIRST_COMPLETED"
             )
         except TimeoutError:
+            if self._client.status != "running":
+                raise self._lost(None) from None
             return []
+        except Exception as exc:
+            raise self._lost(exc) from None
         found: list[Outcome] = []
         for future in done:
             game_id = self._futures.pop(future)
             try:
                 found.append(future.result())
+            except CancelledError as exc:  # the scheduler is gone (or forgot the task)
+                raise self._lost(exc) from None
             except Exception as exc:  # a task's error is data here: the game stays unplayed
                 found.append(JobFailed(game_id, f"on the cluster: {type(exc).__name__}: {exc}"))
         self._dispatch()
         return found
+
+    def _lost(self, exc: BaseException | None) -> ClusterLost:
+        reason = "" if exc is None else f" ({type(exc).__name__}: {' '.join(str(exc).split())})"
+        return ClusterLost(f"lost the Dask scheduler at {self.address}{reason}")
 
     def close(self, abandon: bool) -> None:
         if self._closed:
             return
         self._closed = True
         self._queued.clear()
-        if abandon and self._futures:
+        running = self._client.status == "running"
+        if abandon and self._futures and running:
             self._client.cancel(list(self._futures))
         self._futures.clear()
-        self._client.close()
+        self._client.close(timeout=CLOSE_TIMEOUT if running else 1)

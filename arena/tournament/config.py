@@ -9,7 +9,9 @@ from __future__ import annotations
 import enum
 import hashlib
 import json
+import os
 import secrets
+import shlex
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -17,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.clock import TimeControl, TimeControlError
-from arena.manifest import BotSpec, ManifestError, resolve_bot
+from arena.manifest import BotSpec, ManifestError, builtin_bots, resolve_bot
 from arena.tournament import TournamentError
 from engine.core import ConfigError, KnobValue, MatchConfig
 from engine.registry import get_game
@@ -40,7 +42,9 @@ class BotEntry:
     budget (``nodes``, given to the bot as ``ARENA_NODES``; ``None`` leaves the manifest's).
 
     ``bot`` is what :func:`arena.manifest.resolve_bot` accepts: a built-in bot's name, a command
-    line, or a manifest file (an absolute path once loaded).
+    line, or a manifest file (an absolute path once loaded). A command line runs in ``folder`` (the
+    config file's, absolute), which its relative paths are relative to; ``None`` for other bots
+    (and for command lines stored before folders were: they run in the current folder).
     """
 
     name: str
@@ -51,15 +55,20 @@ class BotEntry:
     trusted: bool = False
     #: Run outside the sandbox because the whole tournament does (not stored with the entry).
     unconfined: bool = False
+    folder: str | None = None
 
     def spec(self) -> BotSpec:
         """How to start this bot here (resolved on the machine that runs it).
 
         Raises :class:`~arena.manifest.ManifestError` if it cannot be resolved.
         """
-        spec = resolve_bot(self.bot)
+        spec = (
+            resolve_bot(self.bot)
+            if self.folder is None
+            else _in_folder(self.bot, self.folder, self.name)
+        )
         nodes = {} if self.nodes is None else {ENV_NODES: str(self.nodes)}
-        return replace(spec, name=self.name, env={**spec.env, **self.env, **nodes},
+        return replace(spec, name=self.name or spec.name, env={**spec.env, **self.env, **nodes},
                        trusted=spec.trusted or self.trusted or self.unconfined)
 
     def to_plain(self) -> dict[str, Any]:
@@ -69,7 +78,33 @@ class BotEntry:
             plain["nodes"] = self.nodes
         if self.trusted:
             plain["trusted"] = True
+        if self.folder is not None:
+            plain["folder"] = self.folder
         return plain
+
+
+def is_command_line(bot: str) -> bool:
+    """Whether a ``bot`` text is a command line (not a built-in bot's name or a manifest)."""
+    return not bot.endswith(".toml") and bot not in builtin_bots()
+
+
+def _in_folder(command_line: str, folder: str, name: str) -> BotSpec:
+    """A command line's spec, run in ``folder``: its program is looked for there when it is a
+    relative path (``./mybot``), and its relative arguments are relative to it."""
+    if not os.path.isdir(folder):
+        raise ManifestError(
+            f"the folder {folder} of bot {name!r} no longer exists "
+            "(moved? run its config from where it is now)"
+        )
+    try:
+        command = shlex.split(command_line)
+    except ValueError as exc:
+        raise ManifestError(f"cannot split bot command {command_line!r}: {exc}") from None
+    if command and os.sep in command[0] and not os.path.isabs(command[0]):
+        spec = resolve_bot(shlex.join([os.path.join(folder, command[0]), *command[1:]]))
+    else:
+        spec = resolve_bot(command_line)
+    return replace(spec, command=tuple(command), cwd=Path(folder))
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,6 +178,8 @@ class TournamentConfig:
         or where)."""
         plain = self.to_plain()
         del plain["concurrency"], plain["pin_cpus"]
+        for bot in plain["bots"]:  # where the bots' files are is not what plays
+            bot.pop("folder", None)
         text = json.dumps(plain, sort_keys=True, separators=(",", ":"))
         return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
 
@@ -257,14 +294,18 @@ def load_config(path: Path, overrides: Mapping[str, Any] | None = None) -> Tourn
 
 def config_from_plain(plain: Mapping[str, Any], source: str = "stored config") -> TournamentConfig:
     """Inverse of :meth:`TournamentConfig.to_plain` (with the same validation as a file)."""
-    return parse_config(dict(plain), source=source, base=Path.cwd())
+    return parse_config(dict(plain), source=source, base=Path.cwd(), stored=True)
 
 
-def parse_config(raw: Mapping[str, Any], source: str, base: Path) -> TournamentConfig:
-    """Validate a raw mapping (parsed TOML); raises :class:`TournamentError` naming source and key."""
+def parse_config(
+    raw: Mapping[str, Any], source: str, base: Path, stored: bool = False
+) -> TournamentConfig:
+    """Validate a raw mapping (parsed TOML); raises :class:`TournamentError` naming source and key.
+
+    Command-line bots run in ``base``; a ``stored`` config keeps the folder stored with each."""
     top = _Reader(source, raw)
     top.reject_unknown(list(_TOP_KEYS))
-    bots = _read_bots(top, base)
+    bots = _read_bots(top, base, stored)
     table_size = top.integer("table_size", _REQUIRED, minimum=1)
     fmt_name = top.string("format", Format.ROUND_ROBIN.value)
     try:
@@ -304,14 +345,14 @@ def parse_config(raw: Mapping[str, Any], source: str, base: Path) -> TournamentC
     )
 
 
-def _read_bots(top: _Reader, base: Path) -> tuple[BotEntry, ...]:
+def _read_bots(top: _Reader, base: Path, stored: bool) -> tuple[BotEntry, ...]:
     entries = top._get("bots", list, "an array of tables ([[bots]])", _REQUIRED)
     bots: list[BotEntry] = []
     for i, item in enumerate(entries):
         if not isinstance(item, dict):
             raise top.error(f"bots[{i}]", f"expected a table, got {item!r}")
         reader = _Reader(top.source, item, prefix=f"bots[{i}].")
-        reader.reject_unknown(_BOT_KEYS)
+        reader.reject_unknown([*_BOT_KEYS, "folder"] if stored else _BOT_KEYS)
         env = reader.table("env")
         for key, value in env.items():
             if not isinstance(value, str):
@@ -319,13 +360,19 @@ def _read_bots(top: _Reader, base: Path) -> tuple[BotEntry, ...]:
         text = reader.string("bot", _REQUIRED).strip()
         if text.endswith(".toml"):
             text = str((base / text).resolve())
+        nodes = reader.integer("nodes", None, minimum=1) if "nodes" in item else None
+        entry = BotEntry("", text, dict(env), nodes, reader.boolean("trusted", False))
+        if stored:  # resolved when played (run and resume check it), not to read results
+            bots.append(replace(entry, name=reader.string("name", _REQUIRED),
+                                folder=reader.string("folder", None)))
+            continue
+        if is_command_line(text):
+            entry = replace(entry, folder=str(base))
         try:
-            spec = resolve_bot(text)
+            spec = entry.spec()
         except ManifestError as exc:
             raise reader.error("bot", str(exc)) from None
-        nodes = reader.integer("nodes", None, minimum=1) if "nodes" in item else None
-        bots.append(BotEntry(reader.string("name", spec.name), text, dict(env), nodes,
-                             reader.boolean("trusted", False)))
+        bots.append(replace(entry, name=reader.string("name", spec.name)))
     names = [b.name for b in bots]
     for name in names:
         if names.count(name) > 1:

@@ -29,10 +29,16 @@ class Standing:
     score_sum: int = 0
     wins: int = 0
     faults: int = 0
+    forfeits: int = 0
 
     @property
     def average_rank(self) -> float:
         return self.rank_sum / self.games if self.games else 0.0
+
+    @property
+    def flagged(self) -> int:
+        """Faults and forfeits together, as the leaderboard counts them."""
+        return self.faults + self.forfeits
 
 
 @dataclass
@@ -44,12 +50,14 @@ class Tally:
     running: int = 0
     failed: int = 0
     faults: int = 0
+    forfeits: int = 0
     standings: dict[str, Standing] = field(default_factory=lambda: defaultdict(Standing))
 
     def add(self, record: MatchRecord) -> None:
         """Count one stored game."""
         self.done += 1
         self.faults += len(record.faults)
+        self.forfeits += len(record.forfeited)
         for seat, bot in enumerate(record.bots):
             row = self.standings[bot]
             row.games += 1
@@ -57,6 +65,12 @@ class Tally:
             row.score_sum += record.scores[seat]
             row.wins += record.ranks[seat] == 1
             row.faults += sum(1 for f in record.faults if f.seat == seat)
+            row.forfeits += seat in record.forfeited
+
+    @property
+    def flagged(self) -> int:
+        """Faults and forfeits together, as the leaderboard counts them."""
+        return self.faults + self.forfeits
 
     def ordered(self) -> list[tuple[str, Standing]]:
         """Standings, best average rank first."""
@@ -110,7 +124,7 @@ class Display:
         """Redraw after a change; ``record`` is a newly stored game (printed as a line when piped)."""
         tally = self.tally
         self._progress.update(
-            self._task, completed=tally.done, running=tally.running, faults=tally.faults
+            self._task, completed=tally.done, running=tally.running, faults=tally.flagged
         )
         if self._live is not None:
             self._live.update(self._render())
@@ -137,6 +151,6 @@ class Display:
                 f"{row.average_rank:.2f}",
                 str(row.wins),
                 f"{row.score_sum / row.games:.1f}" if row.games else "-",
-                str(row.faults),
+                str(row.flagged),
             )
         return Group(self._progress, table)

@@ -6,13 +6,17 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-import queue
 from collections import Counter
+from collections.abc import Sequence
+from multiprocessing.connection import Connection, wait
 from typing import Protocol
 
 from arena.tournament import TournamentError
+from arena.tournament.config import BotEntry
 from arena.tournament.cpus import Pinning, slot_pinnings
 from arena.tournament.jobs import MatchJob
+from arena.tournament.scratch import sweep
+from arena.tournament.startcheck import start_failures
 from arena.tournament.worker import Outcome, worker_main
 
 
@@ -28,6 +32,10 @@ class Executor(Protocol):
     @property
     def running(self) -> int:
         """Jobs being played now."""
+
+    def start_failures(self, entries: Sequence[BotEntry]) -> dict[str, str]:
+        """The bots that cannot start where the jobs are played, with why (see
+        :func:`arena.tournament.startcheck.start_failures`)."""
 
     def submit(self, job: MatchJob) -> None:
         """Queue ``job``; it starts when a slot is free."""
@@ -46,31 +54,35 @@ class LocalExecutor:
     With ``pin_cpus``, each worker (with its referee and bots) runs on a processor of its own when
     there are enough (see :mod:`arena.tournament.cpus`). Workers are started with the ``spawn``
     method, so a script that makes one must guard its entry point with
-    ``if __name__ == "__main__":``. Generation affinity keeps restarts few: a free worker takes the
+    ``if __name__ == "__main__":``. Each talks to the runner over a pipe of its own (no semaphores,
+    so nothing is left for a resource tracker to report when the runner is killed). Starting
+    removes the temporary folders of workers that were killed (:func:`arena.tournament.scratch.sweep`).
+    Generation affinity keeps restarts few: a free worker takes the
     next queued job of the generation it is playing; when that generation runs out it moves to the
     generation with the most queued jobs, preferring one no other worker is on, and its pool closes
     the processes of the generation it left. Within a generation, jobs keep their submission order.
     """
 
     def __init__(self, workers: int, *, pin_cpus: bool) -> None:
+        sweep()
         context = multiprocessing.get_context("spawn")
         self.capacity = workers
         #: How each worker is pinned (``None``: not pinned).
         self.pinnings: list[Pinning | None] = slot_pinnings(workers, pin_cpus)
         self._queued: list[MatchJob] = []
-        self._results: multiprocessing.Queue[tuple[int, Outcome]] = context.Queue()
-        self._inboxes: list[multiprocessing.Queue[MatchJob | None]] = []
+        self._pipes: list[Connection] = []
         self._procs: list[multiprocessing.process.BaseProcess] = []
         for index in range(workers):
-            inbox: multiprocessing.Queue[MatchJob | None] = context.Queue()
+            mine, theirs = context.Pipe()
             proc = context.Process(
                 target=worker_main,
-                args=(index, inbox, self._results, os.getpid(), self.pinnings[index]),
+                args=(theirs, os.getpid(), self.pinnings[index]),
                 name=f"arena-worker-{index}",
                 daemon=True,
             )
             proc.start()
-            self._inboxes.append(inbox)
+            theirs.close()
+            self._pipes.append(mine)
             self._procs.append(proc)
         self._generation: list[int | None] = [None] * workers
         self._busy: list[bool] = [False] * workers
@@ -80,21 +92,23 @@ class LocalExecutor:
     def running(self) -> int:
         return sum(self._busy)
 
+    def start_failures(self, entries: Sequence[BotEntry]) -> dict[str, str]:
+        return start_failures(entries)
+
     def submit(self, job: MatchJob) -> None:
         self._queued.append(job)
         self._dispatch()
 
     def collect(self, timeout: float) -> list[Outcome]:
         found: list[Outcome] = []
-        try:
-            item = self._results.get(timeout=timeout)
-            while True:
-                index, outcome = item
-                self._busy[index] = False
-                found.append(outcome)
-                item = self._results.get_nowait()
-        except queue.Empty:
-            pass
+        for pipe in wait(self._pipes, timeout):
+            index = self._pipes.index(pipe)  # type: ignore[arg-type]
+            try:
+                found.append(self._pipes[index].recv())
+            except (EOFError, OSError):
+                self._check_workers(wait_for=self._procs[index])
+                continue
+            self._busy[index] = False
         if not found:
             self._check_workers()
         self._dispatch()
@@ -107,7 +121,7 @@ class LocalExecutor:
             job = self._next_for(index)
             self._busy[index] = True
             self._generation[index] = job.generation
-            self._inboxes[index].put(job)
+            self._pipes[index].send(job)
 
     def _next_for(self, index: int) -> MatchJob:
         current = self._generation[index]
@@ -122,7 +136,9 @@ class LocalExecutor:
                 return self._queued.pop(position)
         raise AssertionError("a generation with queued jobs has a job")
 
-    def _check_workers(self) -> None:
+    def _check_workers(self, wait_for: multiprocessing.process.BaseProcess | None = None) -> None:
+        if wait_for is not None:
+            wait_for.join(timeout=CLOSE_TIMEOUT)
         dead = [p for p in self._procs if not p.is_alive()]
         if dead and not self._closed:
             raise TournamentError(
@@ -135,17 +151,18 @@ class LocalExecutor:
             return
         self._closed = True
         self._queued.clear()
-        if abandon:
-            for proc in self._procs:
+        for proc, pipe in zip(self._procs, self._pipes):
+            if abandon:
                 proc.terminate()
-        else:
-            for inbox in self._inboxes:
-                inbox.put(None)
+            else:
+                try:
+                    pipe.send(None)
+                except OSError:
+                    pass
         for proc in self._procs:
             proc.join(timeout=CLOSE_TIMEOUT)
             if proc.is_alive():
                 proc.kill()
                 proc.join()
-        for inbox in self._inboxes:
-            inbox.cancel_join_thread()
-        self._results.cancel_join_thread()
+        for pipe in self._pipes:
+            pipe.close()

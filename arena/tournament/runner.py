@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from arena.manifest import ManifestError
 from arena.record import MatchRecord
-from arena.store.db import BotRow, Placement, Store
+from arena.store import StoreError
+from arena.store.db import Placement, Store
 from arena.tournament import TournamentError
-from arena.tournament.botfiles import files_hash
+from arena.tournament.builds import check_builds, current_builds, record_builds
 from arena.tournament.config import TournamentConfig
 from arena.tournament.display import Display, Tally
 from arena.tournament.executors import Executor
@@ -49,35 +49,64 @@ def keep_stored_seed(store: Store, config: TournamentConfig) -> TournamentConfig
     return config
 
 
-def register(store: Store, config: TournamentConfig) -> Schedule:
-    """Store the tournament (or check it matches the stored one) and return its schedule."""
+def validate(config: TournamentConfig) -> Schedule:
+    """``config``'s schedule, once the game accepts the setup and every bot resolves here;
+    :class:`TournamentError` otherwise (nothing is stored)."""
     schedule = build_schedule(config)
     if not config.trusted and repeated_deals(schedule.games):
         raise TournamentError("internal: the schedule lets a bot process meet a deal twice")
     config.match_config()
-    rows = []
-    for entry in config.bots:
-        try:
-            spec = entry.spec()
-        except ManifestError as exc:
-            raise TournamentError(f"bot {entry.name!r}: {exc}") from None
-        rows.append(BotRow(entry.name, spec.version, spec.command, files_hash(spec)))
-    store.add_tournament(config.name, config.fingerprint(), config.to_plain(), rows)
+    current_builds(config)
     return schedule
 
 
+def register(
+    store: Store, config: TournamentConfig, executor: Executor, allow_changed: bool = False
+) -> tuple[Schedule, dict[str, int]]:
+    """Check ``config`` against the stored tournament of its name (same config, unchanged bots
+    unless ``allow_changed``) and, if games are left to play, that every bot starts; then store it
+    (new builds included).
+    Returns its schedule and each bot's build number. Nothing is stored when a check fails."""
+    schedule = validate(config)
+    for row in store.tournaments():
+        if row.name == config.name and row.fingerprint != config.fingerprint():
+            raise TournamentError(
+                f"{store.path}: tournament {config.name!r} is stored with a different config; "
+                "rename the tournament or use another database"
+            )
+    now = current_builds(config)
+    check_builds(store, config.name, now, allow_changed)
+    stored = store.stored_ids(config.name)
+    failures = {} if stored >= {g.id for g in schedule} else executor.start_failures(config.bots)
+    if failures:
+        raise TournamentError(
+            "; ".join(f"bot {n!r} cannot start: {_one_line(why)}" for n, why in failures.items())
+            + ". Nothing was played: fix the bot, then run again"
+        )
+    store.add_tournament(
+        config.name, config.fingerprint(), config.to_plain(), [b.row for b in now.values()]
+    )
+    return schedule, record_builds(store, config.name, now)
+
+
 def run_tournament(
-    config: TournamentConfig, store: Store, executor: Executor, display: Display | None = None
+    config: TournamentConfig,
+    store: Store,
+    executor: Executor,
+    display: Display | None = None,
+    allow_changed: bool = False,
 ) -> RunSummary:
-    """Play every game of ``config``'s schedule missing from ``store``; store each as it ends.
+    """Play every game of ``config``'s schedule missing from ``store``; store each as it ends,
+    with the build of each seat's bot (see :func:`register`).
 
     On an exception (``KeyboardInterrupt`` included) in-flight games are abandoned unstored and the
-    exception propagates; what was stored stays stored.
+    exception propagates; what was stored stays stored. A failed write is a
+    :class:`TournamentError` saying how many games are stored.
     """
     abandon = True
     try:
         config = keep_stored_seed(store, config)
-        schedule = register(store, config)
+        schedule, builds = register(store, config, executor, allow_changed)
         stored = store.stored_ids(config.name)
         pending = [g for g in schedule if g.id not in stored]
         by_id = schedule.by_id()
@@ -110,7 +139,8 @@ def run_tournament(
                     scheduled.deal,
                     scheduled.rotation,
                 )
-                if store.add_game(config.name, placement, record, outcome.processes):
+                if _store(store, config.name, placement, record, outcome.processes, builds,
+                          len(schedule)):
                     played += 1
                     tally.add(record)
                 if display is not None:
@@ -121,3 +151,30 @@ def run_tournament(
     finally:
         executor.close(abandon)
     return RunSummary(len(schedule), len(stored), played, failed)
+
+
+def _store(
+    store: Store,
+    tournament: str,
+    placement: Placement,
+    record: MatchRecord,
+    processes: tuple[str, ...],
+    builds: dict[str, int],
+    total: int,
+) -> bool:
+    """:meth:`Store.add_game`; a failed write (a full disk) says what is stored and how to go on."""
+    try:
+        return store.add_game(
+            tournament, placement, record, processes, [builds[bot] for bot in record.bots]
+        )
+    except StoreError as exc:
+        stored = len(store.stored_ids(tournament))
+        raise TournamentError(
+            f"{exc}: {stored} of {total} games are stored. Make room, then play the rest with: "
+            f"arena tournament resume --db {store.path}"
+        ) from None
+
+
+def _one_line(text: str) -> str:
+    """``text`` (a start failure, with the end of a bot's output) on one line."""
+    return " ".join(line.strip() for line in text.splitlines() if line.strip())

@@ -12,6 +12,9 @@
   the whole tournament. Trusted bots have a single generation.
 * Ids: a short hash of the game setup, master seed, table, deal and rotation; stable for the same
   config and seed.
+* Order: generation by generation; within one, every bot's games spread evenly over it (a seeded
+  shuffle, then each next game the one, of the next few, whose bots have played least), so the
+  standings are fair at any moment of the run, not only at its end.
 """
 
 from __future__ import annotations
@@ -19,11 +22,16 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import random
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from arena.tournament.config import Format, TournamentConfig
 from engine.core import derive_seed
+
+#: Games :func:`spread` looks ahead at for the next one.
+SPREAD_WINDOW = 64
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +49,7 @@ class ScheduledGame:
 
 @dataclass(frozen=True, slots=True)
 class Schedule:
-    """Every game in playing order (by generation, then deal, then table)."""
+    """Every game in playing order (by generation; within one, spread: see :func:`spread`)."""
 
     tables: tuple[tuple[str, ...], ...]
     games: tuple[ScheduledGame, ...]
@@ -97,8 +105,31 @@ def build_schedule(config: TournamentConfig) -> Schedule:
                         bots=seats,
                     )
                 )
-    games.sort(key=lambda g: (g.generation, g.deal, g.table, g.rotation))
-    return Schedule(tables, tuple(games), 1 if config.trusted else k)
+    rng = random.Random(derive_seed(config.seed, "order"))
+    ordered: list[ScheduledGame] = []
+    for generation in sorted({g.generation for g in games}):
+        block = [g for g in games if g.generation == generation]
+        rng.shuffle(block)
+        ordered += spread(block)
+    return Schedule(tables, tuple(ordered), 1 if config.trusted else k)
+
+
+def spread(games: Sequence[ScheduledGame], window: int = SPREAD_WINDOW) -> list[ScheduledGame]:
+    """``games`` reordered so that each bot's games spread evenly: each next game is, of the next
+    ``window`` games left in the given order, the first one whose bots have played fewest games so
+    far (the most of any of its bots, then their sum)."""
+    played: Counter[str] = Counter()
+    left = list(games)
+    ordered: list[ScheduledGame] = []
+    while left:
+        best = min(
+            range(min(window, len(left))),
+            key=lambda i: (max(played[b] for b in left[i].bots), sum(played[b] for b in left[i].bots), i),
+        )
+        game = left.pop(best)
+        played.update(game.bots)
+        ordered.append(game)
+    return ordered
 
 
 def _game_id(setup: str, table: str, deal: int, rotation: int) -> str:

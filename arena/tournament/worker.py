@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import logging
 import os
-import queue
+import shutil
 import signal
 import tempfile
-from multiprocessing.queues import Queue
+from multiprocessing.connection import Connection
 from pathlib import Path
 
 from arena import __version__
@@ -20,6 +20,7 @@ from arena.referee import FaultPolicy, play_match
 from arena.tournament.cpus import Pinning
 from arena.tournament.jobs import JobDone, JobFailed, MatchJob
 from arena.tournament.pool import BotPool
+from arena.tournament.scratch import claim
 from arena.tournament.shutdown import on_sigint, on_sigterm
 from engine.core import EngineError
 from engine.registry import get_game
@@ -68,16 +69,11 @@ def play_fresh(job: MatchJob) -> Outcome:
         return play_in_pool(pool, job)
 
 
-def worker_main(
-    index: int,
-    jobs: Queue[MatchJob | None],
-    results: Queue[tuple[int, Outcome]],
-    parent: int,
-    pinning: Pinning | None,
-) -> None:
-    """Local worker ``index``: play jobs from ``jobs`` until ``None``, reusing bot processes;
-    each outcome goes to ``results`` tagged with ``index``. With a ``pinning``, the worker and every
-    bot it starts (once connected) run on its processor alone.
+def worker_main(runner: Connection, parent: int, pinning: Pinning | None) -> None:
+    """A local worker: play the jobs that come over ``runner`` until ``None``, reusing bot
+    processes, sending each outcome back. With a ``pinning``, the worker and every bot it starts
+    (once connected) run on its processor alone. Everything temporary is kept in its scratch
+    folder (:mod:`arena.tournament.scratch`), removed when it leaves.
 
     Leaves (closing every bot) on SIGTERM, or when the runner process ``parent`` is gone. Ctrl-C is
     the runner's to handle, so SIGINT is ignored here.
@@ -88,21 +84,26 @@ def worker_main(
     _die_with_parent()
     if pinning is not None:
         pinning.apply()
-    with (
-        Hub(server=f"arena {__version__}") as hub,
-        tempfile.TemporaryDirectory(prefix="arena-logs-") as logs,
-        BotPool(hub, Path(logs), pinning) as pool,
-    ):
-        while True:
-            try:
-                job = jobs.get(timeout=IDLE_POLL)
-            except queue.Empty:
-                if os.getppid() != parent:
+    folder = claim()
+    try:
+        with (
+            Hub(server=f"arena {__version__}") as hub,
+            BotPool(hub, folder, pinning) as pool,
+        ):
+            while True:
+                if not runner.poll(IDLE_POLL):
+                    if os.getppid() != parent:
+                        return
+                    continue
+                try:
+                    job: MatchJob | None = runner.recv()
+                except EOFError:
                     return
-                continue
-            if job is None:
-                return
-            results.put((index, play_in_pool(pool, job)))
+                if job is None:
+                    return
+                runner.send(play_in_pool(pool, job))
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def _die_with_parent() -> None:

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import socket
+import subprocess
+import sys
 from pathlib import Path
 
 import distributed
+from polling import wait_until
+from test_tournament_resume import stored_count
 
 from arena.store.db import Store
 from arena.tournament.cluster import DaskExecutor
@@ -45,3 +49,49 @@ def test_an_unreachable_scheduler_exits_2_and_leaves_no_database(tmp_path: Path)
     assert done.returncode == 2
     assert f"cannot reach the Dask scheduler at tcp://127.0.0.1:{port}" in " ".join(done.stderr.split())
     assert not (tmp_path / "league.db").exists()
+
+
+def test_the_scheduler_dying_mid_run_is_one_line_with_the_resume_command(
+    tmp_path: Path, marker: str, reference_db: Path
+) -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    address = f"tcp://127.0.0.1:{port}"
+    dask = str(Path(sys.executable).with_name("dask"))
+    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+    scheduler = subprocess.Popen([dask, "scheduler", "--host", "127.0.0.1", "--port", str(port),
+                                  "--no-dashboard"], **quiet)  # type: ignore[call-overload]
+    worker = subprocess.Popen([dask, "worker", address, "--nthreads", "2", "--no-dashboard"],
+                              **quiet)  # type: ignore[call-overload]
+    config = tmp_path / "league.toml"
+    config.write_text(league_toml(marker, pause=0.03))
+    db = tmp_path / "d.db"
+    try:
+        runner = subprocess.Popen(
+            [sys.executable, "-c", "from arena.cli.app import main; main()", "tournament", "run",
+             str(config), "--db", str(db), "--cluster", address],
+            cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        )
+        try:
+            assert wait_until(lambda: stored_count(db) >= 1, timeout=120), "no game stored"
+            scheduler.kill()
+            _, stderr = runner.communicate(timeout=120)
+        finally:
+            runner.kill()
+            runner.wait()
+    finally:
+        for process in (scheduler, worker):
+            process.kill()
+            process.wait()
+    assert runner.returncode == 2, stderr
+    lines = stderr.strip().splitlines()
+    assert len(lines) == 1, stderr
+    assert f"lost the Dask scheduler at {address}" in lines[0]
+    assert f"Play the rest with: arena tournament resume --db {db} --cluster {address}" in lines[0]
+    stored = stored_count(db)
+    assert 1 <= stored < 12 and f"{stored} of 12 games are stored" in lines[0]
+    assert wait_until(lambda: processes_with(marker) == [], timeout=30)
+    resumed = run_arena("tournament", "resume", "--db", str(db), cwd=tmp_path)
+    assert resumed.returncode == 0, resumed.stderr
+    assert results(db) == results(reference_db)

@@ -31,7 +31,8 @@ def test_slots_get_distinct_processors_only_when_there_are_enough() -> None:
 
 def _cpus_seen(tmp_path: Path, concurrency: int, pin_cpus: bool) -> Seen:
     """Play a small tournament; what each bot process reported."""
-    bots = [{"name": f"a{i}", "bot": f"{sys.executable} {AFFINITY_BOT}"} for i in range(4)]
+    bots = [{"name": f"a{i}", "bot": f"{sys.executable} {AFFINITY_BOT}", "trusted": True}
+            for i in range(4)]
     config = parse_config(
         {"name": "pinning", "game": "wongar", "table_size": 3, "deals": 1, "seed": 5,
          "time_control": "1s", "concurrency": concurrency, "pin_cpus": pin_cpus, "bots": bots},

@@ -65,27 +65,17 @@ def test_run_stores_every_game_replayable_with_no_process_meeting_a_deal_twice(
     assert "decision 1/" in shown.stdout and "result" in shown.stdout
 
 
-def test_a_bot_that_cannot_start_is_faulted_and_every_game_still_stored(tmp_path: Path) -> None:
+def test_a_bot_that_cannot_start_at_all_stops_the_run_before_any_game(tmp_path: Path) -> None:
     (tmp_path / "broken.toml").write_text(
-        'name = "broken"\nversion = "0"\ncommand = ["sh", "-c", "echo no luck; exit 3"]\n'
+        'name = "broken"\nversion = "0"\ntrusted = true\n'
+        'command = ["sh", "-c", "echo no luck; exit 3"]\n'
     )
     text = league_toml("broken", bots=2, table_size=3) + '[[bots]]\nbot = "broken.toml"\n'
     (tmp_path / "league.toml").write_text(text)
     done = run_arena("tournament", "run", "league.toml", "--db", "b.db", cwd=tmp_path)
-    assert done.returncode == 0, done.stderr
-    with Store(tmp_path / "b.db") as store:
-        games = store.games("league")
-        bots = {b.name: b for b in store.bots("league")}
-    assert len(games) == 3
-    assert bots["broken"].version == "0"
-    for stored in games:
-        seat = stored.record.bots.index("broken")
-        assert [(f.seat, f.kind.value) for f in stored.record.faults] == [(seat, "start")]
-        assert stored.record.forfeited == (seat,)
-        assert stored.record.ranks[seat] == 3
-    listed = CliRunner().invoke(app, ["games", "list", "--db", str(tmp_path / "b.db"),
-                                      "--fault", "start", "--json"])
-    assert listed.exit_code == 0 and len(listed.stdout.splitlines()) == 3
-    none = CliRunner().invoke(app, ["games", "list", "--db", str(tmp_path / "b.db"),
-                                    "--fault", "timeout", "--json"])
-    assert none.exit_code == 0 and none.stdout == ""
+    assert done.returncode == 2, done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert "bot 'broken' cannot start" in done.stderr and "no luck" in done.stderr
+    assert "Nothing was played" in done.stderr
+    assert not (tmp_path / "b.db").exists(), "no empty database is left behind"
+

@@ -100,3 +100,29 @@ def test_gauntlet_pairs_each_candidate_with_every_pool_table() -> None:
     ]
     assert all("bot4" in g.bots for g in schedule)
     assert repeated_deals(schedule.games) == []
+
+
+@given(bots=st.integers(4, 9), table_size=st.integers(2, 4), deals=st.integers(1, 2),
+       seed=st.integers(0, 2**32))
+@settings(max_examples=40, deadline=None)
+def test_every_bot_s_games_spread_evenly_over_each_generation(
+    bots: int, table_size: int, deals: int, seed: int
+) -> None:
+    config = make_config(bots, table_size, deals, seed=seed)
+    schedule = build_schedule(config)
+    for generation in range(schedule.generations):
+        games = [g for g in schedule if g.generation == generation]
+        share = table_size / bots  # each bot's expected games per game played
+        played: Counter[str] = Counter()
+        for done, game in enumerate(games, start=1):
+            played.update(game.bots)
+            for bot in (b.name for b in config.bots):
+                assert abs(played[bot] - done * share) <= table_size, (generation, done, played)
+
+
+def test_the_first_games_of_a_large_field_seat_every_bot_alike() -> None:
+    config = make_config(8, 4, 1, seed=2026)
+    played: Counter[str] = Counter()
+    for game in build_schedule(config).games[:20]:
+        played.update(game.bots)
+    assert len(played) == 8 and max(played.values()) - min(played.values()) <= 1, played

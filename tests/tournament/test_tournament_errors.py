@@ -1,0 +1,113 @@
+"""Clear stops: bad input leaves nothing behind and says so on one line; Ctrl-C at any moment is a
+message, never a traceback; status counts faults as the leaderboard does."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from tournament_league import league_toml, run_arena
+
+ARENA = [sys.executable, "-c", "from arena.cli.app import main; main()"]
+
+
+@pytest.mark.parametrize(
+    ("change", "problem"),
+    [
+        ('game = "wongar"', 'game = "nogame"'),
+        ('game = "wongar"', 'game = "wongar"\nvariant = "novariant"'),
+        ('game = "wongar"', 'game = "wongar"\n[knobs]\nnoknob = 1'),
+    ],
+)
+def test_a_rejected_config_leaves_no_database(tmp_path: Path, change: str, problem: str) -> None:
+    (tmp_path / "league.toml").write_text(league_toml("rejected").replace(change, problem, 1))
+    done = run_arena("tournament", "run", "league.toml", "--db", "x.db", cwd=tmp_path)
+    assert done.returncode == 2, done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["league.toml"]
+
+
+def test_a_cluster_address_without_a_port_is_one_line(tmp_path: Path) -> None:
+    (tmp_path / "league.toml").write_text(league_toml("nonsense"))
+    done = run_arena("tournament", "run", "league.toml", "--db", "x.db", "--cluster", "nonsense",
+                     cwd=tmp_path)
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        "error: --cluster 'nonsense': not a scheduler address (missing port number in address "
+        "'nonsense'); expected e.g. tcp://scheduler:8786"
+    ]
+    assert not (tmp_path / "x.db").exists()
+
+
+def test_errors_are_not_wrapped_when_stderr_is_not_a_terminal(tmp_path: Path) -> None:
+    db = tmp_path / ("a-long-folder-name-" * 6) / "league.db"
+    done = run_arena("tournament", "status", "--db", str(db), cwd=tmp_path)
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == [f"error: {db}: no results database here (give --db PATH)"]
+
+
+def test_ctrl_c_while_starting_is_quiet(tmp_path: Path) -> None:
+    for delay in (0.1, 0.3, 0.6):
+        command = subprocess.Popen([*ARENA, "games"], cwd=tmp_path, stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, text=True)
+        time.sleep(delay)
+        command.send_signal(signal.SIGINT)
+        _, stderr = command.communicate(timeout=30)
+        assert "Traceback" not in stderr, stderr
+        assert command.returncode in (0, 130)
+
+
+def test_ctrl_c_after_every_game_is_stored_says_so(tmp_path: Path, reference_db: Path) -> None:
+    db = tmp_path / "ref.db"
+    db.write_bytes(reference_db.read_bytes())
+    command = subprocess.Popen(
+        [*ARENA, "tournament", "resume", "--db", str(db)], cwd=tmp_path,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    assert command.stdout is not None
+    line = command.stdout.readline()
+    assert "played 0 games (12 were already stored)" in line
+    command.send_signal(signal.SIGINT)  # while the leaderboard is computed
+    _, stderr = command.communicate(timeout=30)
+    if command.returncode == 0:
+        pytest.skip("the leaderboard was done before the Ctrl-C arrived")
+    assert command.returncode == 130
+    assert stderr.strip().splitlines() == [
+        f"stopped: all 12 games are stored; the leaderboard: arena leaderboard --db {db}"
+    ]
+
+
+CRASHER = """import os, sys
+from bots import random as base
+from protocols.sdk import run
+
+def choose(observation, legal, clock):
+    os._exit(1)
+
+raise SystemExit(run(choose, name="crasher", version="1"))
+"""
+
+
+def test_status_counts_faults_as_the_leaderboard_does(tmp_path: Path) -> None:
+    (tmp_path / "crasher.py").write_text(CRASHER)
+    text = league_toml("crash", bots=3) + (
+        f'[[bots]]\nname = "crasher"\nbot = "{sys.executable} crasher.py"\ntrusted = true\n'
+    )
+    (tmp_path / "league.toml").write_text(text)
+    done = run_arena("tournament", "run", "league.toml", "--db", "c.db", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    status = run_arena("tournament", "status", "--db", "c.db", cwd=tmp_path)
+    board = run_arena("leaderboard", "--db", "c.db", "--format", "json", cwd=tmp_path)
+    assert "9 of 12 games stored" not in status.stdout
+    # crasher sits in 9 games: one crash fault and one forfeit in each.
+    assert "18 faults and forfeits (9 faults, 9 forfeits)" in status.stdout
+    standings = {s["bot"]: s for s in json.loads(board.stdout)["standings"]}
+    status_row = next(line for line in status.stdout.splitlines() if "crasher" in line)
+    assert standings["crasher"]["faults"] == int(status_row.split("│")[-2]) == 18
