@@ -152,9 +152,8 @@ def _dropped(record: MatchRecord) -> list[int]:
 def _first_drop(notes: HubNotes, match: int, counts: list[int]) -> str:
     """Where the first dropped frame of a match came from, with the seq awaited if it was a reply."""
     where = f"match {match}, seat {next(s for s, c in enumerate(counts) if c)}"
-    if notes.wrong_seq is not None:
-        got, expected = notes.wrong_seq
-        return f"{where}: a reply carried seq {got} while the referee was waiting for seq {expected}"
+    if notes.awaited is not None:
+        return f"{where}: a reply did not carry seq {notes.awaited}, the seq the referee was waiting for"
     return f"{where}: frames sent while no act or ping was outstanding"
 
 

@@ -1,6 +1,7 @@
 """A raw-protocol bot for the checker's tests: ``python checker_bot.py MODE``.
 
 good         prints ``server=<welcome.server>`` and answers every ``act`` with its first legal id
+             (every mode prints ``act seq=<seq>`` for each ``act``)
 wrong-token  says hello with a token it was not given, and exits with status 1 on the ``error``
 wrong-seq    answers every ``act`` with a ``seq`` 1000 too high (pongs are right)
 """
@@ -36,6 +37,7 @@ def main() -> None:
         elif kind == "ping":
             socket.send(msgpack.packb({"type": "pong", "seq": message["seq"]}))
         elif kind == "act":
+            print(f"act seq={message['seq']}", flush=True)
             seq = message["seq"] + (1000 if mode == "wrong-seq" else 0)
             socket.send(msgpack.packb({"type": "action", "seq": seq, "action": message["legal"][0]}))
 
