@@ -3,16 +3,18 @@
 A search asks its :class:`Budget` before every node (a unit of search the bot counts: an iteration,
 a sampled state) and stops when the answer is no. Time is read on the clock the referee charges
 (:attr:`Clock.kind`: elapsed time, or the bot's CPU time) from the moment the ``act`` arrived, so
-parsing, sampling and the search all count. The reserve kept back for the reply is measured, not
-fixed: a few times the mean cost of a node so far, plus a few times the SDK's measured overhead
-outside ``choose`` at the previous decision. By the clock, a node's cost is the larger of the mean
-so far and the last node's, so one slow node (a long playout, a pause of the machine) widens the
-reserve at once; a node budget counts the mean only, so that one pause does not cut it short.
+parsing, sampling and the search all count. What is kept back for the reply is measured, not
+fixed: a multiple of the SDK's measured overhead outside ``choose`` at the previous decision, and
+of what a node costs here (see below).
 
-* **Clock**: think until :func:`allowance` seconds (less the reserve) are spent; at least one node.
+* **Clock**: think until :func:`allowance` seconds are spent, less a reserve of a few node costs; a
+  node's cost is the larger of the mean so far and the last node's, so one slow node (a long
+  playout, a pause of the machine) widens the reserve at once. At least one node.
 * **Nodes** (``ARENA_NODES``): exactly ``nodes`` nodes, whatever the machine's speed or load, so a
-  seeded match repeats move for move; only a search that would overrun :data:`HARD_SHARE` of the
-  whole budget is cut short, and says so (:attr:`Budget.cut`).
+  seeded match repeats move for move. The search is cut short (and says so, :attr:`Budget.cut`)
+  only when the nodes left, at the pace of the last node or the mean if lower, would end past
+  :data:`HARD_SHARE` of the whole budget: a pause of the machine that is over does not cut it, a
+  machine too slow for the clock does.
 """
 
 from __future__ import annotations
@@ -25,9 +27,9 @@ from protocols.sdk import Clock
 MOVE_SHARE = 0.5
 #: A clock-driven search may also draw this share of the remaining bank per decision.
 BANK_SHARE = 1 / 40
-#: Share of the whole budget a node-budgeted search may use before it is cut short.
-HARD_SHARE = 0.8
-#: The reserve: this many mean node costs ...
+#: Share of the whole budget a node-budgeted search may end at; one that would end later is cut short.
+HARD_SHARE = 0.9
+#: A clock-driven search keeps back this many node costs ...
 NODE_RESERVE = 3.0
 #: ... plus this many times the measured overhead of the previous reply.
 OVERHEAD_RESERVE = 2.0
@@ -77,12 +79,13 @@ class Budget:
         if self.nodes is not None and done >= self.nodes:
             return False
         spent = self.clock.spent()
-        node_cost = (spent - self.started) / done
-        if self.nodes is None:
-            node_cost = max(node_cost, spent - self.last)
+        mean, last = (spent - self.started) / done, spent - self.last
         self.last = spent
-        reserve = NODE_RESERVE * node_cost + OVERHEAD_RESERVE * self.clock.overhead
-        if spent + node_cost + reserve <= self.limit:
+        if self.nodes is None:
+            need = (1 + NODE_RESERVE) * max(mean, last)
+        else:
+            need = (self.nodes - done) * min(mean, last)
+        if spent + need + OVERHEAD_RESERVE * self.clock.overhead <= self.limit:
             return True
         self.cut = self.nodes is not None
         return False
