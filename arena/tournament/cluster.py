@@ -41,6 +41,16 @@ def distributed_module() -> ModuleType:
     return distributed
 
 
+def _quiet_dask() -> None:
+    """Silence Dask's own log (tracebacks on a lost connection): the runner reports in one line."""
+    names = [n for n in logging.Logger.manager.loggerDict if n.split(".")[0] in _DASK_LOGGERS]
+    for name in {*names, *_DASK_LOGGERS}:
+        logging.getLogger(name).setLevel(logging.CRITICAL)
+
+
+_DASK_LOGGERS = ("distributed", "tornado", "asyncio")
+
+
 class DaskExecutor:
     """Jobs as Dask tasks on the scheduler at ``address`` (e.g. ``tcp://host:8786``).
 
@@ -49,8 +59,8 @@ class DaskExecutor:
 
     def __init__(self, address: str, capacity: int = 0, connect_timeout: float = 10.0) -> None:
         self._distributed = distributed_module()
-        if not logging.getLogger().isEnabledFor(logging.DEBUG):  # its own messages, unless -v
-            logging.getLogger("distributed").setLevel(logging.CRITICAL)
+        if not logging.getLogger().isEnabledFor(logging.DEBUG):
+            _quiet_dask()
         self.address = address
         try:
             self._client: Any = self._distributed.Client(address, timeout=connect_timeout)

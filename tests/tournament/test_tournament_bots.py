@@ -10,6 +10,7 @@ import signal
 import sqlite3
 from pathlib import Path
 
+import pytest
 from polling import wait_until
 from test_tournament_resume import start_runner, stored_count
 from tournament_league import processes_with, results, run_arena
@@ -85,6 +86,7 @@ def test_resume_from_anywhere_and_from_a_moved_folder_plays_as_run(
         assert all(g.record.faults == () for g in store.games())
 
 
+@pytest.mark.slow
 def test_a_moved_league_plays_on_by_its_config_from_the_new_place(
     tmp_path: Path, marker: str, reference_db: Path
 ) -> None:

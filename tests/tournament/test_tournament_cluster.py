@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import distributed
+import pytest
 from polling import wait_until
 from test_tournament_resume import stored_count
 
@@ -51,6 +52,7 @@ def test_an_unreachable_scheduler_exits_2_and_leaves_no_database(tmp_path: Path)
     assert not (tmp_path / "league.db").exists()
 
 
+@pytest.mark.slow
 def test_the_scheduler_dying_mid_run_is_one_line_with_the_resume_command(
     tmp_path: Path, marker: str, reference_db: Path
 ) -> None:

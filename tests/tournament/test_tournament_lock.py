@@ -11,6 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from polling import wait_until
 from test_tournament_resume import start_runner, stored_count
 from tournament_league import league_toml, processes_with, results, run_arena
@@ -50,6 +51,7 @@ def test_a_second_runner_is_refused_and_readers_keep_working(
     assert not lock_path(db).exists(), "a finished runner removes its lock file"
 
 
+@pytest.mark.slow
 def test_a_sigkilled_runner_s_lock_is_taken_over(
     tmp_path: Path, marker: str, reference_db: Path
 ) -> None:

@@ -98,6 +98,29 @@ def test_migration_from_version_one_keeps_and_indexes_every_game(tmp_path: Path)
         assert len(store.games(fault=FaultKind.TIMEOUT)) == 1
 
 
+def test_migration_to_builds_makes_every_stored_bot_and_seat_build_one(tmp_path: Path) -> None:
+    path = tmp_path / "v2.db"
+    db = sqlite3.connect(path, isolation_level=None)
+    migrate(db, MIGRATIONS[:2])
+    db.execute("INSERT INTO tournaments VALUES ('night', 'f1', '{}', 5)")
+    db.execute("INSERT INTO bots VALUES ('night', 'a', '1', '[\"a\"]', 'h1')")
+    blob = msgpack.packb(record(9).to_wire(), use_bin_type=True)
+    db.execute("INSERT INTO games VALUES ('night', 'g1', 0, 0, 0, 0, '9', '[]', '[]', '[]', 0, 0, "
+               "0.5, 1.0, ?)", (blob,))
+    db.execute("INSERT INTO game_seats VALUES ('night', 'g1', 0, 'a', 1, 1, 0, NULL)")
+    db.execute("INSERT INTO game_seats VALUES ('night', 'g1', 1, 'b', 1, 1, 0, NULL)")
+    db.close()
+    with Store(path) as store:
+        assert store.schema_version() == len(MIGRATIONS)
+        assert [(b.bot, b.build, b.files_hash, dict(b.files)) for b in store.builds("night")] == [
+            ("a", 1, "h1", {})
+        ]
+        assert store.game("g1").builds == (1, 1)
+        assert store.add_build("night", "a", "h2", {"a.py": "x"}) == 2
+        assert store.add_build("night", "a", "h3", {"a.py": "y"}) == 3
+        assert [b.build for b in store.builds("night")] == [1, 2, 3]
+
+
 def test_foreign_corrupt_and_newer_files_are_refused(tmp_path: Path) -> None:
     text = tmp_path / "notes.db"
     text.write_text("hello, not a database at all")
