@@ -12,9 +12,9 @@ of what a node costs here (see below).
   playout, a pause of the machine) widens the reserve at once. At least one node.
 * **Nodes** (``ARENA_NODES``): exactly ``nodes`` nodes, whatever the machine's speed or load, so a
   seeded match repeats move for move. The search is cut short (and says so, :attr:`Budget.cut`)
-  only when the nodes left, at the pace of the last node or the mean if lower, would end past
-  :data:`HARD_SHARE` of the whole budget: a pause of the machine that is over does not cut it, a
-  machine too slow for the clock does.
+  only when it is about to pass :data:`HARD_SHARE` of the whole budget, a node's cost then being
+  the smaller of the mean and the last node's: a pause of the machine that is over does not cut
+  it, a machine too slow for the clock does.
 """
 
 from __future__ import annotations
@@ -27,9 +27,9 @@ from protocols.sdk import Clock
 MOVE_SHARE = 0.5
 #: A clock-driven search may also draw this share of the remaining bank per decision.
 BANK_SHARE = 1 / 40
-#: Share of the whole budget a node-budgeted search may end at; one that would end later is cut short.
+#: Share of the whole budget a node-budgeted search may use before it is cut short.
 HARD_SHARE = 0.9
-#: A clock-driven search keeps back this many node costs ...
+#: The reserve: this many node costs ...
 NODE_RESERVE = 3.0
 #: ... plus this many times the measured overhead of the previous reply.
 OVERHEAD_RESERVE = 2.0
@@ -81,11 +81,8 @@ class Budget:
         spent = self.clock.spent()
         mean, last = (spent - self.started) / done, spent - self.last
         self.last = spent
-        if self.nodes is None:
-            need = (1 + NODE_RESERVE) * max(mean, last)
-        else:
-            need = (self.nodes - done) * min(mean, last)
-        if spent + need + OVERHEAD_RESERVE * self.clock.overhead <= self.limit:
+        pace = max(mean, last) if self.nodes is None else min(mean, last)
+        if spent + (1 + NODE_RESERVE) * pace + OVERHEAD_RESERVE * self.clock.overhead <= self.limit:
             return True
         self.cut = self.nodes is not None
         return False
