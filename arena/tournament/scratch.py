@@ -29,10 +29,10 @@ def claim() -> Path:
     return folder
 
 
-def sweep(parent: Path | None = None) -> list[Path]:
+def sweep() -> list[Path]:
     """Remove the scratch folders of workers that are gone (their lock is free); returns them."""
     removed: list[Path] = []
-    for folder in sorted(Path(parent or tempfile.gettempdir()).glob(f"{PREFIX}*")):
+    for folder in sorted(Path(tempfile.gettempdir()).glob(f"{PREFIX}*")):
         try:
             fd = os.open(folder / _LOCK, os.O_RDWR | os.O_CLOEXEC)
         except OSError:

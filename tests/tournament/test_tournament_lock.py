@@ -7,6 +7,7 @@ import json
 import os
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -23,16 +24,19 @@ from arena.store.lock import RunnerBusy, RunnerLock, lock_path
 def test_a_second_runner_is_refused_and_readers_keep_working(
     tmp_path: Path, marker: str, reference_db: Path
 ) -> None:
+    gate = tmp_path / "gate"
+    gate.touch()  # the first runner's bots wait while it exists
     config = tmp_path / "league.toml"
-    config.write_text(league_toml(marker, pause=0.03))
+    config.write_text(league_toml(marker, gate=gate))
     db = tmp_path / "two.db"
     first = start_runner(config, db)
     try:
-        assert wait_until(lambda: stored_count(db) >= 1, timeout=90), "runner made no progress"
+        assert wait_until(lambda: tournaments(db) == 1, timeout=90), "runner did not start"
         second = run_arena("tournament", "run", str(config), "--db", str(db), cwd=tmp_path)
         resumed = run_arena("tournament", "resume", "--db", str(db), cwd=tmp_path)
         status = run_arena("tournament", "status", "--db", str(db), cwd=tmp_path)
         listed = run_arena("games", "list", "--db", str(db), "--json", cwd=tmp_path)
+        gate.unlink()
         _, first_err = first.communicate(timeout=120)
     finally:
         first.kill()
@@ -44,7 +48,7 @@ def test_a_second_runner_is_refused_and_readers_keep_working(
         assert f"pid {first.pid} on {socket.gethostname()}, since " in refused.stderr
         assert "played" not in refused.stdout
     assert status.returncode == 0, status.stderr
-    assert "games stored" in status.stdout
+    assert "0 of 12 games stored" in status.stdout
     assert listed.returncode == 0, listed.stderr
     assert first.returncode == 0, first_err
     assert results(db) == results(reference_db), "every game played once, by the first runner"
@@ -72,6 +76,15 @@ def test_a_sigkilled_runner_s_lock_is_taken_over(
     assert f"the previous runner (pid {runner.pid} on " in again.stderr
     assert "taking over" in again.stderr
     assert results(db) == results(reference_db)
+
+
+def tournaments(db: Path) -> int:
+    """Tournaments stored in ``db`` (0 while it cannot be read)."""
+    try:
+        with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
+            return int(conn.execute("SELECT count(*) FROM tournaments").fetchone()[0])
+    except sqlite3.Error:
+        return 0
 
 
 HOLD = """

@@ -24,11 +24,17 @@ PACED = f"{sys.executable} {Path(__file__).with_name('paced_bot.py')}"
 
 
 def league_toml(
-    marker: str, bots: int = 4, table_size: int = 3, concurrency: int = 2, pause: float = 0.0
+    marker: str,
+    bots: int = 4,
+    table_size: int = 3,
+    concurrency: int = 2,
+    pause: float = 0.0,
+    gate: Path | None = None,
 ) -> str:
     """A round-robin of ``bots`` seeded random bots; ``marker`` tags their processes' environment.
-    With a ``pause`` (seconds) they are :data:`PACED` bots (the same choices), each decision that
-    much slower."""
+    With a ``pause`` (seconds) or a ``gate`` they are :data:`PACED` bots (the same choices), each
+    decision that much slower, and held while the file ``gate`` exists."""
+    paced = bool(pause or gate)
     lines = [
         'name = "league"',
         'game = "wongar"',
@@ -42,9 +48,9 @@ def league_toml(
         lines += [
             "[[bots]]",
             f'name = "r{i}"',
-            'bot = "random"' if not pause else f'bot = "{PACED}"\ntrusted = true',
+            f'bot = "{PACED}"\ntrusted = true' if paced else 'bot = "random"',
             f'env = {{ ARENA_SEED = "{i}", ARENA_TEST_MARKER = "{marker}", '
-            f'ARENA_TEST_PAUSE = "{pause}" }}',
+            f'ARENA_TEST_PAUSE = "{pause}", ARENA_TEST_GATE = "{gate or ""}" }}',
         ]
     return "\n".join(lines) + "\n"
 
