@@ -383,7 +383,8 @@ def _play(config: TournamentConfig, store: Store, executor: Executor, allow_chan
                 stored = len(store.stored_ids(config.name))
                 raise ClusterLost(
                     f"{exc}: {stored} of {total} games are stored. Play the rest with: "
-                    f"{resume} --cluster {getattr(executor, 'address', '')}"
+                    f"{resume} --cluster {exc.address}",
+                    exc.address,
                 ) from None
         _report(summary, store, config.name)
     except KeyboardInterrupt:

@@ -27,7 +27,12 @@ INSTALL_HINT = "pip install 'arena[cluster]'"
 
 
 class ClusterLost(TournamentError):
-    """The connection to the Dask scheduler was lost mid-run (stored games are kept)."""
+    """The connection to the Dask scheduler at ``address`` was lost mid-run (stored games are
+    kept)."""
+
+    def __init__(self, message: str, address: str) -> None:
+        super().__init__(message)
+        self.address = address
 
 
 def distributed_module() -> ModuleType:
@@ -129,7 +134,7 @@ class DaskExecutor:
 
     def _lost(self, exc: BaseException | None) -> ClusterLost:
         reason = "" if exc is None else f" ({type(exc).__name__}: {' '.join(str(exc).split())})"
-        return ClusterLost(f"lost the Dask scheduler at {self.address}{reason}")
+        return ClusterLost(f"lost the Dask scheduler at {self.address}{reason}", self.address)
 
     def close(self, abandon: bool) -> None:
         if self._closed:

@@ -1,10 +1,12 @@
 """Clear stops: bad input leaves nothing behind and says so on one line; Ctrl-C at any moment is a
-message, never a traceback; status counts faults as the leaderboard does."""
+message, never a traceback; status counts faults as the leaderboard does; a terminal is told the
+leaderboard is being computed."""
 
 from __future__ import annotations
 
 import json
 import os
+import pty
 import signal
 import subprocess
 import sys
@@ -111,3 +113,30 @@ def test_status_counts_faults_as_the_leaderboard_does(tmp_path: Path) -> None:
     standings = {s["bot"]: s for s in json.loads(board.stdout)["standings"]}
     status_row = next(line for line in status.stdout.splitlines() if "crasher" in line)
     assert standings["crasher"]["faults"] == int(status_row.split("│")[-2]) == 18
+
+
+def test_a_terminal_sees_the_leaderboard_being_computed(tmp_path: Path, reference_db: Path) -> None:
+    db = tmp_path / "ref.db"
+    db.write_bytes(reference_db.read_bytes())
+    main, child = pty.openpty()
+    command = subprocess.Popen([*ARENA, "tournament", "resume", "--db", str(db)], cwd=tmp_path,
+                               stdin=child, stdout=child, stderr=child,
+                               env={**os.environ, "COLUMNS": "120", "TERM": "xterm"})
+    os.close(child)
+    shown = b""
+    try:
+        while True:
+            try:
+                chunk = os.read(main, 65536)
+            except OSError:  # the terminal closed: the command is done
+                break
+            if not chunk:
+                break
+            shown += chunk
+    finally:
+        os.close(main)
+        command.wait(timeout=60)
+    assert command.returncode == 0
+    text = shown.decode(errors="replace")
+    computing = text.index("computing the leaderboard")
+    assert text.index("played 0 games") < computing < text.index("Plackett")  # the board's notes
