@@ -275,7 +275,8 @@ def load_config(path: Path, overrides: Mapping[str, Any] | None = None) -> Tourn
     """Read and validate the TOML file at ``path``; ``overrides`` (same keys) win over the file,
     knobs one by one.
 
-    Relative paths of bot manifests are resolved against the file's folder.
+    Relative paths of bot manifests are resolved against the file's folder, and command-line bots
+    run in it (see :attr:`BotEntry.folder`).
     """
     try:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
