@@ -55,11 +55,14 @@ def files_hash(spec: BotSpec) -> str:
 
 
 def file_digests(spec: BotSpec, extra: Sequence[Path] = ()) -> dict[str, str]:
-    """Each file of the bot (:func:`bot_files` and ``extra``, such as its manifest) by name, with
-    a digest of its contents, plus its ``command`` and ``version``: what :func:`changes` compares.
-    Files in the bot's folder are named relative to it, so a moved folder is the same bot."""
+    """Each file of the bot (:func:`bot_files`, every argument naming a file in its folder, and
+    ``extra``, such as its manifest) by name, with a digest of its contents, plus its ``command``
+    and ``version``: what :func:`changes` compares. Files in the bot's folder are named relative to
+    it, so a moved folder is the same bot."""
     found: dict[str, str] = {"command": shlex.join(spec.command), "version": spec.version}
-    for path in sorted({*bot_files(spec), *extra}):
+    folder = spec.cwd or Path.cwd()
+    named = [folder / arg for arg in spec.command[1:] if arg and (folder / arg).is_file()]
+    for path in sorted({*bot_files(spec), *named, *extra}):
         try:
             digest = hashlib.blake2b(path.read_bytes(), digest_size=12).hexdigest()
         except OSError:

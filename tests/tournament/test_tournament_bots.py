@@ -16,6 +16,9 @@ from test_tournament_resume import start_runner, stored_count
 from tournament_league import processes_with, results, run_arena
 
 from arena.store.db import Store
+from arena.tournament.botfiles import changes
+from arena.tournament.builds import current_build
+from arena.tournament.config import BotEntry
 
 BOT = """import os, time
 from bots import random as base
@@ -133,3 +136,19 @@ def test_a_changed_bot_is_refused_unless_allowed_then_stored_as_a_new_build(
     assert sum(1 for g in games if set(g.builds) == {1}) == before
     with sqlite3.connect(db) as conn:
         assert conn.execute("SELECT count(*) FROM game_seats WHERE build IS NULL").fetchone() == (0,)
+
+
+def test_a_bot_s_files_are_its_program_s_arguments_and_its_manifest(tmp_path: Path) -> None:
+    (tmp_path / "mybot.py").write_text("print(1)\n")
+    (tmp_path / "weights.bin").write_bytes(b"\x00\x01")
+    (tmp_path / "bot.toml").write_text(
+        'name = "m"\ncommand = ["python3", "mybot.py", "weights.bin", "--depth", "3"]\n'
+    )
+    entry = BotEntry("m", str(tmp_path / "bot.toml"))
+    before = current_build(entry).row.files
+    assert set(before) == {"command", "version", "mybot.py", "weights.bin", "bot.toml"}
+    (tmp_path / "weights.bin").write_bytes(b"\x00\x02")
+    after = current_build(entry).row.files
+    assert changes(before, after) == ["weights.bin changed"]
+    moved = tmp_path.rename(tmp_path.with_name(tmp_path.name + "-moved"))
+    assert current_build(BotEntry("m", str(moved / "bot.toml"))).row.files == after
