@@ -61,11 +61,11 @@ def test_the_scheduler_dying_mid_run_is_one_line_with_the_resume_command(
         port = probe.getsockname()[1]
     address = f"tcp://127.0.0.1:{port}"
     dask = str(Path(sys.executable).with_name("dask"))
-    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
     scheduler = subprocess.Popen([dask, "scheduler", "--host", "127.0.0.1", "--port", str(port),
-                                  "--no-dashboard"], **quiet)  # type: ignore[call-overload]
+                                  "--no-dashboard"], stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.DEVNULL)
     worker = subprocess.Popen([dask, "worker", address, "--nthreads", "2", "--no-dashboard"],
-                              **quiet)  # type: ignore[call-overload]
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     config = tmp_path / "league.toml"
     config.write_text(league_toml(marker, pause=0.03))
     db = tmp_path / "d.db"
