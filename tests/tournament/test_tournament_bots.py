@@ -8,6 +8,7 @@ import os
 import shutil
 import signal
 import sqlite3
+import sys
 from pathlib import Path
 
 import pytest
@@ -39,7 +40,7 @@ def entrant_league(folder: Path, marker: str) -> Path:
     lines = ['name = "league"', 'game = "wongar"', "table_size = 3", "deals = 1",
              'time_control = "2s/20s"', "seed = 2026", "concurrency = 2"]
     for i in range(4):
-        lines += ["[[bots]]", f'name = "r{i}"', f'bot = "{os.sys.executable} mybots/mybot.py"',
+        lines += ["[[bots]]", f'name = "r{i}"', f'bot = "{sys.executable} mybots/mybot.py"',
                   "trusted = true",
                   f'env = {{ ARENA_SEED = "{i}", ARENA_TEST_MARKER = "{marker}" }}']
     (folder / "league.toml").write_text("\n".join(lines) + "\n")
