@@ -110,3 +110,38 @@ class SeatClock:
             int(self.bank * 1000),
             round(self.control.increment * 1000),
         )
+
+
+#: What a match's decisions may be charged: ``"cpu"``, the CPU time all the bot's processes use
+#: between its ``act`` and its reply (its control group's accounting); ``"wall"``, elapsed time;
+#: ``"auto"``, cpu where every seat's bot has CPU accounting (a sandboxed local bot), else wall.
+CLOCK_CHOICES = ("auto", "cpu", "wall")
+#: Under the CPU clock a decision still ends after this many times its allowance in elapsed time.
+DEFAULT_WALL_CAP = 10.0
+
+
+@dataclass(frozen=True, slots=True)
+class ClockRule:
+    """How decisions are charged (``kind``, one of :data:`CLOCK_CHOICES`) and, under the CPU clock,
+    the elapsed-time cap as a multiple of a decision's allowance (``wall_cap`` ≥ 1)."""
+
+    kind: str = "auto"
+    wall_cap: float = DEFAULT_WALL_CAP
+
+    def __post_init__(self) -> None:
+        if self.kind not in CLOCK_CHOICES:
+            raise TimeControlError(f"clock {self.kind!r} is not one of {', '.join(CLOCK_CHOICES)}")
+        if not self.wall_cap >= 1:
+            raise TimeControlError(f"the wall-time cap must be at least 1 (times the allowance), not {self.wall_cap}")
+
+    def resolve(self, accounted: bool) -> str:
+        """``"cpu"`` or ``"wall"`` for a match whose bots all have CPU accounting (``accounted``) or
+        not; raises :class:`TimeControlError` for the CPU clock without it."""
+        if self.kind == "auto":
+            return "cpu" if accounted else "wall"
+        if self.kind == "cpu" and not accounted:
+            raise TimeControlError(
+                "the CPU clock needs every bot sandboxed (its CPU time is read from its control "
+                "group); use --clock wall or auto, or run the bots untrusted in the sandbox"
+            )
+        return self.kind

@@ -16,11 +16,11 @@ import tempfile
 import time
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from arena import __version__
-from arena.clock import SeatClock, TimeControl
+from arena.clock import ClockRule, SeatClock, TimeControl, TimeControlError
 from arena.errors import ArenaError
 from arena.handle import HANDSHAKE_TIMEOUT, BotHandle, close_all
 from arena.manifest import BotSpec
@@ -60,13 +60,15 @@ class FaultPolicy:
 
 @dataclass(frozen=True, slots=True)
 class _Reply:
-    """What came of asking one seat: an accepted action, or a fault."""
+    """What came of asking one seat: an accepted action, or a fault. ``elapsed``: the seconds its
+    clock is charged; ``wall``: the elapsed seconds, where the charge is CPU time."""
 
     elapsed: float
     action: int | None = None
     info: WireMap | None = None
     fault: FaultKind | None = None
     detail: str = ""
+    wall: float | None = None
 
 
 class _Seat:
@@ -98,6 +100,7 @@ class _Match:
         control: TimeControl,
         policy: FaultPolicy,
         match_id: str,
+        clock: ClockRule,
     ) -> None:
         self.hub = handles[0].hub
         self.config = config
@@ -119,6 +122,13 @@ class _Match:
         self.cpu_spent: dict[int, float | None] = {}  # seat → CPU seconds of its pending decision
         self.refused_before = self.hub.refused
         self.peer_drops_before = [h.peer.dropped for h in handles]
+        accounted = all(h.cpu_used() is not None for h in handles if h.alive())
+        try:
+            self.clock_kind = clock.resolve(accounted)
+        except TimeControlError as exc:
+            raise RefereeError(str(exc)) from None
+        # How much longer than its allowance a decision may run in elapsed time.
+        self.wall_factor = clock.wall_cap if self.clock_kind == "cpu" else 1.0
 
     def fault(self, seat: int, kind: FaultKind, detail: str) -> None:
         """Record a fault; forfeit the seat after a crash, a failed start or its last strike."""
@@ -146,6 +156,7 @@ class _Match:
                 self.match_id, self.config.game, self.config.version, self.config.variant,
                 dict(self.config.knobs), seat, self.config.players, derive_seed(self.seed, "bot", seat),
                 self.table, self.control.wire(), round(self.control.grace * 1000),
+                self.clock_kind,
             )
             try:
                 self.hub.send(handle.peer, start)
@@ -176,7 +187,7 @@ class _Match:
                 replies[seat] = _Reply(0.0, fault=FaultKind.CRASH, detail=self._gone(seat, str(exc)))
                 continue
             sent[seat] = time.monotonic()
-            deadline[seat] = sent[seat] + book.clock.limit
+            deadline[seat] = sent[seat] + book.clock.limit * self.wall_factor
             outstanding[seat] = seq
         while outstanding:
             now = time.monotonic()
@@ -192,15 +203,23 @@ class _Match:
                 for seat in [s for s in outstanding if not self.seats[s].handle.alive()]:
                     del outstanding[seat]
                     replies[seat] = self._silent(seat, now - sent[seat])
+                for seat in [s for s in outstanding if self._over_cpu(s)]:
+                    del outstanding[seat]
+                    replies[seat] = self._silent(seat, now - sent[seat])
                 continue
             sender = self.seat_of.get(id(incoming.peer))
             if sender is None or sender not in outstanding:
                 self._dropped(sender, incoming, "nothing asked")
                 continue
             # Timed from the frame's arrival, not from when the referee got round to it.
+            wall = incoming.arrived - sent[sender]
+            charged = self._cpu_so_far(sender) if self.clock_kind == "cpu" else None
             reply = self._judge(
-                sender, outstanding[sender], incoming, incoming.arrived - sent[sender], legal[sender]
+                sender, outstanding[sender], incoming,
+                wall if charged is None else charged, legal[sender],
             )
+            if reply is not None and charged is not None:
+                reply = replace(reply, wall=wall)
             if reply is None:
                 self._dropped(sender, incoming, f"waiting for seq {outstanding[sender]}")
             else:
@@ -257,12 +276,33 @@ class _Match:
         status = process.exit_status()
         return otherwise if status is None else f"process exited with status {status}"
 
+    def _cpu_so_far(self, seat: int) -> float | None:
+        """CPU seconds the seat's bot has used on its pending decision, where measured."""
+        used, mark = self.seats[seat].handle.cpu_used(), self.cpu_mark.get(seat)
+        return None if used is None or mark is None else used - mark
+
+    def _over_cpu(self, seat: int) -> bool:
+        """Whether, under the CPU clock, the seat's bot has used more CPU than its decision may."""
+        if self.clock_kind != "cpu":
+            return False
+        spent = self._cpu_so_far(seat)
+        return spent is not None and spent > self.seats[seat].clock.limit
+
     def _silent(self, seat: int, elapsed: float) -> _Reply:
-        """A seat that gave no usable reply in time: a crash if its process is gone, else a timeout."""
+        """A seat that gave no usable reply in time: a crash if its process is gone, else a timeout
+        (under the CPU clock: its CPU time ran out, or the elapsed-time cap)."""
         if not self.seats[seat].handle.alive():
             return _Reply(elapsed, fault=FaultKind.CRASH, detail=self._gone(seat, "connection lost"))
         limit = self.seats[seat].clock.limit
-        return _Reply(elapsed, fault=FaultKind.TIMEOUT, detail=f"no reply within {limit * 1000:.0f} ms")
+        if self.clock_kind == "wall":
+            detail = f"no reply within {limit * 1000:.0f} ms"
+            return _Reply(elapsed, fault=FaultKind.TIMEOUT, detail=detail)
+        spent = self._cpu_so_far(seat) or 0.0
+        detail = (f"used {spent * 1000:.0f} ms of CPU without replying, limit {limit * 1000:.0f} ms"
+                  if spent > limit else
+                  f"no reply within {limit * self.wall_factor * 1000:.0f} ms of elapsed time "
+                  f"({self.wall_factor:g} times the allowance)")
+        return _Reply(max(spent, limit), fault=FaultKind.TIMEOUT, detail=detail, wall=elapsed)
 
     def _judge(
         self, seat: int, seq: int, incoming: Incoming, elapsed: float, legal: list[int]
@@ -278,8 +318,10 @@ class _Match:
             return None
         if elapsed > self.seats[seat].clock.limit:
             limit = self.seats[seat].clock.limit
+            spent = "of CPU " if self.clock_kind == "cpu" else ""
             return _Reply(elapsed, fault=FaultKind.TIMEOUT,
-                          detail=f"reply after {elapsed * 1000:.0f} ms, limit {limit * 1000:.0f} ms")
+                          detail=f"reply after {elapsed * 1000:.0f} ms {spent}"
+                                 f"(limit {limit * 1000:.0f} ms)")
         if message.seat is not None and message.seat != seat:
             log.warning("%s: %s claimed seat %d; refused", self.match_id, incoming.peer.label, message.seat)
             return _Reply(elapsed, fault=FaultKind.MALFORMED,
@@ -304,14 +346,13 @@ class _Match:
                 self.fault(seat, reply.fault, reply.detail)
             if reply is not None:
                 book.clock.settle(reply.elapsed)
+            wall = 0.0 if reply is None else reply.elapsed if reply.wall is None else reply.wall
             if reply is None or reply.action is None:
                 action = book.fallback.choice(legal[seat])
-                record = DecisionRecord(seat, action, reply.elapsed if reply else 0.0, None, True,
-                                        self.cpu_spent.pop(seat, None))
+                record = DecisionRecord(seat, action, wall, None, True, self.cpu_spent.pop(seat, None))
             else:
                 action = reply.action
-                record = DecisionRecord(seat, action, reply.elapsed, reply.info,
-                                        cpu=self.cpu_spent.pop(seat, None))
+                record = DecisionRecord(seat, action, wall, reply.info, cpu=self.cpu_spent.pop(seat, None))
             self.state.apply(seat, action)
             self.decisions.append(record)
             if on_decision is not None:
@@ -345,6 +386,7 @@ class _Match:
             forfeited=forfeited,
             duration=time.monotonic() - started,
             detail={"match": self.match_id, "time_control": str(self.control),
+                    "clock": self.clock_kind,
                     "referee": f"arena {__version__}", "result": result.detail,
                     "dropped": [book.dropped + book.handle.peer.dropped - before
                                 for book, before in zip(self.seats, self.peer_drops_before)],
@@ -378,12 +420,14 @@ def play_match(
     *,
     match_id: str | None = None,
     on_decision: DecisionObserver | None = None,
+    clock: ClockRule = ClockRule(),
 ) -> MatchRecord:
     """Play one match; ``seats[s]`` plays seat ``s``. The game always completes.
 
     Every handle must be on the same hub (which must not be used by another thread meanwhile).
     Seats whose bot is not alive at the start are recorded with a ``start`` fault and forfeited.
-    ``on_decision`` sees the state after each applied decision (for display).
+    ``on_decision`` sees the state after each applied decision (for display). ``clock`` says what
+    decisions are charged (a :class:`RefereeError` for the CPU clock without CPU accounting).
     """
     if len(seats) != config.players:
         raise RefereeError(f"{config.players} players need {config.players} bots, got {len(seats)}")
@@ -393,7 +437,7 @@ def play_match(
         raise RefereeError("one bot connection cannot play two seats of a match")
     started = time.monotonic()
     match = _Match(game, config, seed, seats, time_control, fault_policy,
-                   match_id or new_match_id())
+                   match_id or new_match_id(), clock)
     match.begin()
     while not match.state.is_over():
         match.decide(match.state.to_move(), on_decision)
@@ -414,6 +458,7 @@ def run_match(
     curve: CurveKeys | None = None,
     handshake_timeout: float = HANDSHAKE_TIMEOUT,
     limits: Limits = DEFAULT_LIMITS,
+    clock: ClockRule = ClockRule(),
 ) -> MatchRecord:
     """Start ``bots`` (one per seat), play one match, then close every bot and reap it.
 
@@ -434,4 +479,4 @@ def run_match(
         stack.callback(close_all, handles)
         handles.extend(BotHandle.launch_all(list(bots), hub, log_dir, handshake_timeout))
         return play_match(game, config, seed, handles, time_control, fault_policy,
-                          on_decision=on_decision)
+                          on_decision=on_decision, clock=clock)
