@@ -136,9 +136,13 @@ def sweep_orphans(where: Layout) -> int:
             if referee == os.getpid() or Path(f"/proc/{referee}").exists():
                 continue
             orphan = BotGroup._adopt(where, group.name)
-            if orphan is not None:
+            if orphan is None:
+                continue
+            try:
                 orphan.remove()
-                removed += 1
+            except OSError:
+                continue  # another referee is sweeping it at the same time
+            removed += 1
     return removed
 
 
@@ -165,7 +169,10 @@ class BotGroup:
             raise SandboxError(f"control groups unavailable: {missing}")
         if _sweep_pending:
             _sweep_pending.clear()
-            sweep_orphans(where)
+            try:
+                sweep_orphans(where)
+            except OSError:
+                pass  # the next referee to start sweeps again
         name = f"arena-bot-{os.getpid()}-{next(_names)}"
         folders: dict[str, Path] = {}
         try:
