@@ -116,6 +116,9 @@ class SeatClock:
 #: between its ``act`` and its reply (its control group's accounting); ``"wall"``, elapsed time;
 #: ``"auto"``, cpu where every seat's bot has CPU accounting (a sandboxed local bot), else wall.
 CLOCK_CHOICES = ("auto", "cpu", "wall")
+#: The ``--clock`` option's help, the same on every command.
+CLOCK_HELP = ("Charge decisions CPU time (cpu), elapsed time (wall), or cpu where every bot is "
+              "sandboxed (auto).")
 #: Under the CPU clock a decision still ends after this many times its allowance in elapsed time.
 DEFAULT_WALL_CAP = 10.0
 

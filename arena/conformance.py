@@ -17,7 +17,7 @@ from pathlib import Path
 
 from arena import __version__
 from arena.check_watch import HubNotes
-from arena.clock import TimeControl
+from arena.clock import ClockRule, TimeControl
 from arena.handle import BotHandle, close_all
 from arena.manifest import BotSpec
 from arena.record import FaultKind, MatchRecord
@@ -83,9 +83,11 @@ def check_bot(
     seed: int = 1,
     matches: int = 2,
     time_control: TimeControl = TimeControl(1.0),
+    clock: ClockRule = ClockRule(),
     log_dir: Path | None = None,
 ) -> CheckReport:
-    """Run the conformance check of ``spec`` on ``config`` (one copy of the bot per seat)."""
+    """Run the conformance check of ``spec`` on ``config`` (one copy of the bot per seat); raises
+    :class:`arena.referee.RefereeError` for a ``clock`` the bots cannot be timed by."""
     breaches: list[Breach] = []
     latencies: list[float] = []
     decisions = played = 0
@@ -109,7 +111,7 @@ def check_bot(
             if not all(h.alive() for h in handles):
                 break
             record = play_match(game, config, seed + number, handles, time_control,
-                                FaultPolicy(strikes=3), match_id=f"check-{number + 1}")
+                                FaultPolicy(strikes=3), match_id=f"check-{number + 1}", clock=clock)
             played += 1
             for fault in record.faults:
                 counts[fault.kind] = counts.get(fault.kind, 0) + 1

@@ -11,7 +11,7 @@ from rich.text import Text
 
 from arena.cli.common import console, err_console, inert, user_errors
 from arena.cli.play import parse_knobs
-from arena.clock import TimeControl
+from arena.clock import CLOCK_HELP, ClockRule, TimeControl
 from arena.conformance import CheckReport, check_bot
 from arena.manifest import resolve_bot
 from engine.registry import get_game
@@ -32,6 +32,7 @@ def check_command(
     matches: Annotated[int, typer.Option("--matches", min=1, help="Matches to play.")] = 2,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the first match.")] = 1,
     tc: Annotated[str, typer.Option("--tc", help="Time control, e.g. 1s or 200ms+50ms/5s.")] = "1s",
+    clock: Annotated[str, typer.Option("--clock", help=CLOCK_HELP)] = "auto",
     logs: Annotated[Path | None, typer.Option("--logs", help="Keep the bot's output in this folder.")] = None,
 ) -> None:
     """Check a bot: handshake, ping, several matches (start, decisions, end) in one process, bye.
@@ -47,8 +48,9 @@ def check_command(
         seats = chosen.min_players if players is None else players
         config = chosen.configure(seats, variant, parse_knobs(knob))
         control = TimeControl.parse(tc)
-    report = check_bot(spec, chosen, config, seed=seed, matches=matches, time_control=control,
-                       log_dir=logs)
+        rule = ClockRule(clock)
+        report = check_bot(spec, chosen, config, seed=seed, matches=matches, time_control=control,
+                           clock=rule, log_dir=logs)
     _print(report)
     if not report.passed:
         raise typer.Exit(BOT_FAILED)

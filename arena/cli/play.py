@@ -16,7 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from arena.cli.common import console, fail, inert, user_errors
-from arena.clock import TimeControl
+from arena.clock import CLOCK_HELP, ClockRule, TimeControl
 from arena.manifest import BotSpec, resolve_bot
 from arena.record import DecisionRecord, MatchRecord
 from arena.referee import FaultPolicy, run_match
@@ -54,6 +54,7 @@ def play_command(
     delay: Annotated[float, typer.Option("--delay", help="Seconds to pause per decision when watching.")] = 0.1,
     record: Annotated[Path | None, typer.Option("--record", help="Write the match record here (JSON).")] = None,
     logs: Annotated[Path | None, typer.Option("--logs", help="Keep the bots' output in this folder.")] = None,
+    clock: Annotated[str, typer.Option("--clock", help=CLOCK_HELP)] = "auto",
     frame_limit_kb: Annotated[
         int, typer.Option("--frame-limit-kb", min=1, help="The largest frame a bot may send, in KiB.")
     ] = BOT_FRAME_LIMIT >> 10,
@@ -75,6 +76,7 @@ def play_command(
         config = chosen.configure(len(specs), variant, parse_knobs(knob))
         control = TimeControl.parse(tc)
         policy = FaultPolicy(strikes)
+        rule = ClockRule(clock)
     if no_sandbox:
         specs = [replace(spec, trusted=True) for spec in specs]
     elif (refused := refusal(specs)) is not None:
@@ -83,16 +85,18 @@ def play_command(
         raise fail("--delay cannot be negative")
     seed = secrets.randbits(64) if seed is None else seed
     limits = bot_limits(frame_limit_kb)
-    if watch:
-        with Live(console=console, auto_refresh=False) as live:
-            def show(state: State, decision: DecisionRecord) -> None:
-                live.update(_board(state, decision, specs), refresh=True)
-                time.sleep(delay)
+    with user_errors():  # e.g. the CPU clock asked for bots it cannot time
+        if watch:
+            with Live(console=console, auto_refresh=False) as live:
+                def show(state: State, decision: DecisionRecord) -> None:
+                    live.update(_board(state, decision, specs), refresh=True)
+                    time.sleep(delay)
 
+                result = run_match(chosen, config, seed, specs, control, policy, log_dir=logs,
+                                   on_decision=show, limits=limits, clock=rule)
+        else:
             result = run_match(chosen, config, seed, specs, control, policy, log_dir=logs,
-                               on_decision=show, limits=limits)
-    else:
-        result = run_match(chosen, config, seed, specs, control, policy, log_dir=logs, limits=limits)
+                               limits=limits, clock=rule)
     if record is not None:
         try:
             record.write_text(json.dumps(result.to_wire(), indent=1, allow_nan=False))

@@ -12,6 +12,7 @@ from rich.table import Table
 
 from arena.cli.common import console, fail, inert, say, user_errors
 from arena.cli.results import DEFAULT_DB, DbOpt, TournamentOpt, open_store
+from arena.clock import CLOCK_HELP
 from arena.errors import ArenaError
 from arena.rating_input import stored_leaderboard
 from arena.sandbox.selftest import refusal
@@ -64,6 +65,10 @@ PinCpus = Annotated[
         help="Run each local match slot (referee and bots) on a processor of its own, when there "
         "are enough.",
     ),
+]
+ClockOpt = Annotated[
+    str | None,
+    typer.Option("--clock", help=CLOCK_HELP + " Default: the config's clock, else auto."),
 ]
 
 
@@ -137,6 +142,7 @@ def plan_command(
     strikes: Strikes = None,
     trusted: Trusted = None,
     pin_cpus: PinCpus = None,
+    clock: ClockOpt = None,
     show_games: Annotated[bool, typer.Option("--games", help="List every game.")] = False,
 ) -> None:
     """Print the schedule: tables, games, process generations and the longest it can take.
@@ -159,6 +165,7 @@ def plan_command(
             strikes=strikes,
             trusted=trusted,
             pin_cpus=pin_cpus,
+            clock=clock,
         ),
     )
     schedule = build_schedule(config)
@@ -217,6 +224,7 @@ def run_command(
     strikes: Strikes = None,
     trusted: Trusted = None,
     pin_cpus: PinCpus = None,
+    clock: ClockOpt = None,
     no_sandbox: Annotated[bool, typer.Option(
         "--no-sandbox", help="Run untrusted bots unconfined; the tournament is stored and published "
         "as unsandboxed.")] = False,
@@ -252,6 +260,7 @@ def run_command(
             strikes=strikes,
             trusted=trusted,
             pin_cpus=pin_cpus,
+            clock=clock,
             sandbox=False if no_sandbox else None,
         ),
     )

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from arena.clock import TimeControl, TimeControlError
+from arena.clock import CLOCK_CHOICES, ClockRule, TimeControl, TimeControlError
 from arena.manifest import BotSpec, ManifestError, builtin_bots, resolve_bot
 from arena.tournament import TournamentError
 from engine.core import ConfigError, KnobValue, MatchConfig
@@ -129,6 +129,8 @@ class TournamentConfig:
     pin_cpus: bool = True
     #: The largest frame a bot may send, KiB (SPEC.md §2).
     frame_limit_kb: int = BOT_FRAME_LIMIT >> 10
+    #: What decisions are charged (CPU or elapsed time) and the elapsed-time cap under the CPU clock.
+    clock: ClockRule = ClockRule()
     #: The config named no seed, so ``seed`` was drawn at random (64 bits, from ``secrets``); a
     #: stored tournament of the same name keeps its own (:func:`arena.tournament.runner.keep_stored_seed`).
     seed_drawn: bool = False
@@ -169,6 +171,10 @@ class TournamentConfig:
             plain["variant"] = self.variant
         if self.frame_limit_kb != BOT_FRAME_LIMIT >> 10:
             plain["frame_limit_kb"] = self.frame_limit_kb
+        if self.clock.kind != ClockRule().kind:
+            plain["clock"] = self.clock.kind
+        if self.clock.wall_cap != ClockRule().wall_cap:
+            plain["wall_cap"] = self.clock.wall_cap
         if not self.sandbox:
             plain["sandbox"] = False
         return plain
@@ -207,6 +213,8 @@ _TOP_KEYS = {
     "concurrency": "a whole number",
     "pin_cpus": "true or false",
     "frame_limit_kb": "a whole number",
+    "clock": "a string",
+    "wall_cap": "a number",
     "trusted": "true or false",
     "sandbox": "true or false",
     "bots": "an array of tables",
@@ -341,9 +349,19 @@ def parse_config(
         bots=bots,
         pin_cpus=top.boolean("pin_cpus", True),
         frame_limit_kb=top.integer("frame_limit_kb", BOT_FRAME_LIMIT >> 10, minimum=1),
+        clock=_clock_rule(top),
         seed_drawn="seed" not in raw,
         sandbox=top.boolean("sandbox", True),
     )
+
+
+def _clock_rule(top: _Reader) -> ClockRule:
+    kind = top.string("clock", ClockRule().kind)
+    wall_cap = top._get("wall_cap", (int, float), "a number", ClockRule().wall_cap)
+    try:
+        return ClockRule(kind, float(wall_cap))
+    except TimeControlError as exc:
+        raise top.error("clock" if kind not in CLOCK_CHOICES else "wall_cap", str(exc)) from None
 
 
 def _read_bots(top: _Reader, base: Path, stored: bool) -> tuple[BotEntry, ...]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from arena.clock import ClockRule
 from arena.tournament.config import BotEntry, TournamentConfig
 from arena.tournament.schedule import ScheduledGame
 
@@ -29,6 +30,7 @@ class MatchJob:
     time_control: str
     strikes: int
     frame_limit_kb: int
+    clock: ClockRule
 
     @classmethod
     def of(cls, config: TournamentConfig, game: ScheduledGame) -> MatchJob:
@@ -44,6 +46,7 @@ class MatchJob:
             time_control=str(config.time_control),
             strikes=config.strikes,
             frame_limit_kb=config.frame_limit_kb,
+            clock=config.clock,
         )
 
 

@@ -50,7 +50,8 @@ def play_in_pool(pool: BotPool, job: MatchJob) -> Outcome:
     labels = tuple(pool.label(h) for h in handles)
     try:
         # The stored game id is derived from the master seed: the bots get a random match id.
-        record = play_match(game, config, job.seed, handles, control, FaultPolicy(job.strikes))
+        record = play_match(game, config, job.seed, handles, control, FaultPolicy(job.strikes),
+                            clock=job.clock)
     except (ArenaError, ProtocolError) as exc:
         return JobFailed(job.game_id, f"{type(exc).__name__}: {exc}")
     finally:

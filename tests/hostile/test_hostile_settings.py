@@ -1,4 +1,4 @@
-"""The organiser's frame limit for bots: enforced in a real match, carried by tournament configs."""
+"""The organiser's settings for every match: the frame limit for bots and the clock, enforced in a real match and carried by tournament configs."""
 
 from __future__ import annotations
 
@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from arena.clock import TimeControl
+from arena.clock import ClockRule, TimeControl
 from arena.record import FaultKind
 from arena.referee import FaultPolicy, run_match
 from arena.tournament import TournamentError
-from arena.tournament.config import load_config
+from arena.tournament.config import config_from_plain, load_config
 from engine.core import Game
 from hostile_helpers import check_match, hostile
 from protocols.codec import bot_limits
@@ -39,3 +39,20 @@ def test_frame_limit_in_a_tournament_config(tmp_path: Path) -> None:
     (tmp_path / "bad.toml").write_text(base + "frame_limit_kb = 0\n" + bots)
     with pytest.raises(TournamentError, match="frame_limit_kb: must be at least 1"):
         load_config(tmp_path / "bad.toml")
+
+
+def test_clock_in_a_tournament_config(tmp_path: Path) -> None:
+    base = 'name = "t"\ngame = "wongar"\ntable_size = 3\ntime_control = "1s"\nseed = 1\n'
+    bots = "".join(f'[[bots]]\nname = "r{i}"\nbot = "random"\n' for i in range(3))
+    (tmp_path / "default.toml").write_text(base + bots)
+    (tmp_path / "cpu.toml").write_text(base + 'clock = "cpu"\nwall_cap = 4\n' + bots)
+    default, cpu = load_config(tmp_path / "default.toml"), load_config(tmp_path / "cpu.toml")
+    assert default.clock == ClockRule("auto") and "clock" not in default.to_plain()
+    assert cpu.clock == ClockRule("cpu", 4.0)
+    assert cpu.to_plain()["clock"] == "cpu" and cpu.to_plain()["wall_cap"] == 4.0
+    assert config_from_plain(cpu.to_plain()).clock == cpu.clock
+    for bad, why in (('clock = "sundial"', "clock: clock 'sundial' is not one of"),
+                     ("wall_cap = 0.5", "wall_cap: the wall-time cap must be at least 1")):
+        (tmp_path / "bad.toml").write_text(base + bad + "\n" + bots)
+        with pytest.raises(TournamentError, match=why):
+            load_config(tmp_path / "bad.toml")
