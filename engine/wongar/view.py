@@ -1,6 +1,7 @@
 """What a seat sees: the observation map and the text picture.
 
-Observation keys (all public unless noted):
+Observation keys (all public unless noted; docs/games/wongar.md is the reference for bot authors,
+and a test keeps it in step with what this module produces):
 
 * ``seat``, ``players``, ``variant``, ``round``, ``start_player``, ``to_move``, ``territories``
   (names in board order; every per-territory list below follows it), ``neighbours`` (index lists).
@@ -20,7 +21,7 @@ Observation keys (all public unless noted):
   ``double_held[s]``; ``setup_left[s]`` (pieces per kind still to place in the opening);
   ``territory_set_aside``; and ``pile`` (``{kind: count}``) only while this seat is choosing from it.
 * ``pending``: ``{"decision": name, "seat": s, ...}`` with context: ``piece``/``steps_left``/
-  ``territory`` for piece-card extras, ``piece``/``left`` for a Triple, ``left``/``for`` for ritual
+  ``territory`` for piece-card extras, ``piece``/``left`` for a Triple, ``left``/``purpose`` for ritual
   choices, ``from`` for figure moves, and for ceremonies ``territory``, ``trigger``, ``active``
   (seats still taking part), ``card``, ``mode``, ``piece``, ``left`` (pieces still to use).
 """
