@@ -342,25 +342,26 @@ class Hub:
 
         A closed connection also counts as something that came (its peer is marked lost).
         """
-        closed = False
+        came = False
         if not self._queue:
             ready = dict(self._poller.poll(max(0, int(timeout * 1000 + 0.999))))
             # A closed connection whose event is not read yet is caught by the descriptor check.
-            closed = self._monitor in ready and self._drain_monitor()
+            came = self._monitor in ready and self._drain_monitor()
             if self._socket in ready:
-                self._take_pending()
+                came = self._take_pending() > 0 or came
         if not self._queue:
-            return closed, None
+            return came, None
         return True, self._accept(self._queue.popleft())
 
-    def _take_pending(self) -> None:
+    def _take_pending(self) -> int:
         """Take the frames waiting on the socket (up to :data:`DRAIN_BATCH`), each stamped with the
-        time it was taken; those :meth:`_screen` keeps wait in the queue, the rest are gone."""
-        for _ in range(DRAIN_BATCH):
+        time it was taken; those :meth:`_screen` keeps wait in the queue, the rest are gone.
+        Returns how many were taken."""
+        for taken in range(DRAIN_BATCH):
             try:
                 frames = self._socket.recv_multipart(flags=zmq.NOBLOCK, copy=False)
             except zmq.Again:
-                return
+                return taken
             arrived = time.monotonic()
             identity = frames[0].bytes
             fd = int(frames[-1].get(zmq.SRCFD))
@@ -368,6 +369,7 @@ class Hub:
             kept = self._screen(identity, frames[1:], fd, arrived)
             if kept is not None:
                 self._queue.append(kept)
+        return DRAIN_BATCH
 
     def _screen(
         self, identity: bytes, parts: list[zmq.Frame], fd: int, arrived: float

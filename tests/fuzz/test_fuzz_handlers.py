@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -25,7 +26,7 @@ from engine.core import replay
 from engine.registry import get_game
 from fuzz_settings import LONG, SHORT, fuzz
 from protocols.errors import ProtocolError
-from protocols.messages import Pong
+from protocols.messages import Ping, Pong
 from protocols.transport import Hub, Peer
 from test_fuzz_codec import message_shaped
 
@@ -69,20 +70,25 @@ def wired() -> Iterator[tuple[Hub, Peer, RawBot, RawBot]]:
 
 
 def _hub_handles(wired: tuple[Hub, Peer, RawBot, RawBot], sent: list[tuple[bool, list[bytes]]]) -> None:
+    """Whatever a peer or a stranger sends unasked, every frame of the peer is dropped unread and
+    counted, and the next request is answered as usual."""
     hub, peer, bot, stranger = wired
+    before = peer.dropped
     for from_peer, parts in sent:
         (bot if from_peer else stranger).socket.send_multipart(parts)
+    from_the_peer = sum(1 for from_peer, _ in sent if from_peer)
+    deadline = time.monotonic() + 10
+    while peer.dropped < before + from_the_peer:
+        assert time.monotonic() < deadline, "the hub stopped taking the peer's frames"
+        assert hub.receive(0.05) is None  # nothing was asked: nothing is delivered
+    assert peer.dropped == before + from_the_peer and peer.connected
     sentinel = next(_sentinels)
+    hub.send(peer, Ping(sentinel))
+    bot.socket.recv()
     bot.socket.send(msgpack.packb({"type": "pong", "seq": sentinel}))
-    while True:
-        try:
-            incoming = hub.receive(10)
-        except ProtocolError:
-            continue
-        assert incoming is not None, "the hub stopped delivering the peer's frames"
-        assert incoming.peer is peer and peer.connected
-        if incoming.message == Pong(sentinel):
-            return
+    incoming = hub.receive(10)
+    assert incoming is not None, "the hub stopped delivering the peer's replies"
+    assert incoming.peer is peer and incoming.message == Pong(sentinel) and peer.awaiting is None
 
 
 sendings = st.lists(st.tuples(st.booleans(), st.lists(frames, min_size=1, max_size=2)), max_size=6)
