@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena import __version__
-from arena.check_watch import HubNotes
 from arena.clock import ClockRule, TimeControl
 from arena.handle import BotHandle, close_all
 from arena.manifest import BotSpec
@@ -92,7 +91,6 @@ def check_bot(
     latencies: list[float] = []
     decisions = played = 0
     with Hub(server=f"arena {__version__}") as hub, ExitStack() as stack:
-        notes = stack.enter_context(HubNotes())
         if log_dir is None:
             log_dir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="arena-check-")))
         handles: list[BotHandle] = []
@@ -100,7 +98,7 @@ def check_bot(
         handles.extend(BotHandle.launch_all([spec] * config.players, hub, log_dir))
         failed = [h for h in handles if h.failure is not None]
         if failed:
-            breaches.append(_start_breach(str(failed[0].failure), notes.refusals))
+            breaches.append(_start_breach(str(failed[0].failure), hub.refused_hellos))
             return CheckReport(spec.name, len(handles), 0, 0, (), tuple(breaches))
         breaches.extend(_pings(handles, "before the first match"))
         counts: dict[FaultKind, int] = {}
@@ -122,7 +120,7 @@ def check_bot(
                         first[fault.kind] += f" ({_log_of(handles[fault.seat])})"
             match_drops = _dropped(record)
             if sum(match_drops) and not first_drop:
-                first_drop = _first_drop(notes, number + 1, match_drops)
+                first_drop = _first_drop(handles, number + 1, match_drops)
             dropped += sum(match_drops)
             answered = [d for d in record.decisions if not d.fallback]
             decisions += len(answered)
@@ -151,11 +149,13 @@ def _dropped(record: MatchRecord) -> list[int]:
     return [c if isinstance(c, int) else 0 for c in counts] if isinstance(counts, list) else []
 
 
-def _first_drop(notes: HubNotes, match: int, counts: list[int]) -> str:
+def _first_drop(handles: list[BotHandle], match: int, counts: list[int]) -> str:
     """Where the first dropped frame of a match came from, with the seq awaited if it was a reply."""
-    where = f"match {match}, seat {next(s for s, c in enumerate(counts) if c)}"
-    if notes.awaited is not None:
-        return f"{where}: a reply did not carry seq {notes.awaited}, the seq the referee was waiting for"
+    seat = next(s for s, c in enumerate(counts) if c)
+    where = f"match {match}, seat {seat}"
+    awaited = handles[seat].peer.wrong_seq
+    if awaited is not None:
+        return f"{where}: a reply did not carry seq {awaited}, the seq the referee was waiting for"
     return f"{where}: frames sent while no act or ping was outstanding"
 
 

@@ -327,8 +327,9 @@ class _Match:
             return _Reply(elapsed, fault=FaultKind.MALFORMED,
                           detail=f"reply claims seat {message.seat}, but it plays seat {seat}")
         if message.action not in legal:
+            label = self.state.action_label(message.action)
             return _Reply(elapsed, fault=FaultKind.ILLEGAL,
-                          detail=f"action {message.action} is not among the legal {legal}")
+                          detail=f"action {message.action} ({label}) is not among the legal {legal}")
         if message.info_dropped:
             self.seats[seat].info_dropped += 1
             log.info("%s seat %d: dropped an info of %d bytes (limit %d)", self.match_id, seat,

@@ -110,7 +110,9 @@ class Peer:
     """One expected bot: its token, a label for logs, and what its ``hello`` said once connected.
 
     ``endpoint``: where this bot connects (its own on an ``ipc://`` hub); ``awaiting``: the ``seq``
-    of its outstanding ``act`` or ``ping``, if any; ``dropped``: its frames dropped undecoded.
+    of its outstanding ``act`` or ``ping``, if any; ``dropped``: its frames dropped (nearly all
+    unread); ``wrong_seq``: the ``seq`` awaited when a frame of it carrying another (or none) was
+    first dropped.
     """
 
     token: str = field(repr=False)
@@ -127,6 +129,7 @@ class Peer:
     asked_at: float = field(default=0.0, repr=False)
     decodes_left: int = field(default=0, repr=False)
     dropped: int = 0
+    wrong_seq: int | None = None
 
     @property
     def connected(self) -> bool:
@@ -183,6 +186,8 @@ class Hub:
         self._tmpdir: str | None = None
         #: Frames refused because their sender had not said hello (or was refused).
         self.refused = 0
+        #: Why ``hello`` was refused, the first :data:`REFUSALS_LOGGED` times.
+        self.refused_hellos: list[str] = []
         #: Frames from connected peers dropped by the hub, most of them undecoded: frames nothing
         #: was asked for, frames beyond a request's decoding allowance, second hellos.
         self.dropped = 0
@@ -394,6 +399,8 @@ class Hub:
             self._drop(peer, f"a frame of {size} bytes", "(nothing asked)")
             return None
         if len(parts) == 1 and not may_answer(parts[0].buffer, peer.awaiting):
+            if peer.wrong_seq is None:
+                peer.wrong_seq = peer.awaiting
             self._drop(peer, f"a frame of {size} bytes", f"(not seq {peer.awaiting})")
             return None
         if peer.decodes_left <= 0:
@@ -551,6 +558,8 @@ class Hub:
 
     def _refuse(self, identity: bytes, reason: str) -> None:
         log.warning("refused a hello: %s", reason)
+        if len(self.refused_hellos) < REFUSALS_LOGGED:
+            self.refused_hellos.append(reason)
         self._raw_send(identity, Error(reason))
 
     def _raw_send(self, identity: bytes, message: Message) -> None:

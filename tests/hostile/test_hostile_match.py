@@ -55,7 +55,7 @@ ATTACKS = [
     Attack("fat-info", ()),
     Attack("huge", (C,), detail="connection lost"),
     Attack("wrong-seat", (M, M), detail="claims seat"),
-    Attack("illegal", (I, I), detail="not among the legal"),
+    Attack("illegal", (I, I), detail=") is not among the legal"),  # the action named by its label
     Attack("error", (M, M), detail="bot reported"),
     Attack("hog", (C,), limits=ResourceLimits(memory_mb=400), detail="status 1"),
     Attack("fork", ()),
