@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from polling import wait_until
-from test_tournament_resume import start_runner, stored_count
+from test_tournament_resume import sigkill_runner_once_stored, start_runner
 from tournament_league import league_toml, processes_with, results, run_arena
 
 from arena.store import StoreError
@@ -62,18 +62,12 @@ def test_a_sigkilled_runner_s_lock_is_taken_over(
     config = tmp_path / "league.toml"
     config.write_text(league_toml(marker))
     db = tmp_path / "k.db"
-    runner = start_runner(config, db)
-    try:
-        assert wait_until(lambda: stored_count(db) >= 2, timeout=90), "runner made no progress"
-        os.kill(runner.pid, signal.SIGKILL)
-    finally:
-        runner.kill()
-        runner.wait()
+    pid = sigkill_runner_once_stored(config, db, stored=2)
     assert lock_path(db).exists(), "SIGKILL leaves the lock file behind"
     assert wait_until(lambda: processes_with(marker) == [], timeout=20)
     again = run_arena("tournament", "run", str(config), "--db", str(db), cwd=tmp_path)
     assert again.returncode == 0, again.stderr
-    assert f"the previous runner (pid {runner.pid} on " in again.stderr
+    assert f"the previous runner (pid {pid} on " in again.stderr
     assert "taking over" in again.stderr
     assert results(db) == results(reference_db)
 

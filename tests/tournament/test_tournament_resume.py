@@ -34,6 +34,18 @@ def start_runner(config: Path, db: Path) -> subprocess.Popen[str]:
     )
 
 
+def sigkill_runner_once_stored(config: Path, db: Path, stored: int) -> int:
+    """Start a runner, SIGKILL it once ``stored`` games are in ``db`` and return its pid."""
+    runner = start_runner(config, db)
+    try:
+        assert wait_until(lambda: stored_count(db) >= stored, timeout=90), "runner made no progress"
+        os.kill(runner.pid, signal.SIGKILL)
+    finally:
+        runner.kill()
+        runner.wait()
+    return runner.pid
+
+
 def test_ctrl_c_stops_cleanly_keeping_only_whole_games(
     tmp_path: Path, marker: str, reference_db: Path
 ) -> None:
@@ -63,13 +75,7 @@ def test_sigkilled_runner_resumes_to_the_same_results(
     config = tmp_path / "league.toml"
     config.write_text(league_toml(marker))
     db = tmp_path / "k.db"
-    runner = start_runner(config, db)
-    try:
-        assert wait_until(lambda: stored_count(db) >= 3, timeout=90), "runner made no progress"
-        os.kill(runner.pid, signal.SIGKILL)
-    finally:
-        runner.kill()
-        runner.wait()
+    sigkill_runner_once_stored(config, db, stored=3)
     before = stored_count(db)
     assert 3 <= before < 12, f"kill landed mid-run ({before} stored)"
     assert wait_until(lambda: processes_with(marker) == [], timeout=20), "orphaned bot processes"
