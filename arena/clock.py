@@ -1,7 +1,8 @@
 """Time control: a per-decision allowance, a bank with a Fischer increment, and a grace margin.
 
 A decision may take ``move + bank`` seconds; time beyond ``move`` is paid from the bank, and
-``increment`` is added to the bank after every decision. Replies up to ``grace`` seconds late are
+``increment`` is added to the bank after every decision (so ``move + bank`` must be above zero: the
+first decision gets no increment). Replies up to ``grace`` seconds late are
 still accepted (the bank drops to zero). Written ``MOVE[+INCREMENT][/BANK][~GRACE]``, e.g. ``200ms``
 or ``1s+100ms/10s``; see ``protocols/SPEC.md`` §5.
 """
@@ -51,8 +52,11 @@ class TimeControl:
     def __post_init__(self) -> None:
         if min(self.move, self.increment, self.bank, self.grace) < 0:
             raise TimeControlError("time control values cannot be negative")
-        if self.move + self.bank + self.increment <= 0:
-            raise TimeControlError("a time control must allow some time per decision")
+        if self.move + self.bank <= 0:
+            raise TimeControlError(
+                "a time control must allow some time for the first decision: MOVE or BANK above zero "
+                "(an increment is only added after a decision; write e.g. 0s+1s/1s, not 0s+1s)"
+            )
 
     @classmethod
     def parse(cls, text: str) -> TimeControl:

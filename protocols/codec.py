@@ -127,6 +127,8 @@ def check_limits(frame: bytes, limits: Limits = DEFAULT_LIMITS, *, depth_used: i
                 raise ProtocolError(f"nesting deeper than the limit of {max_depth + depth_used}")
         while pending and pending[-1] == 0:
             pending.pop()
+    if pos > size:
+        raise ProtocolError("frame ends in the middle of a value")
     if pos != size:
         raise ProtocolError(f"{size - pos} bytes after the end of the message")
 
@@ -181,7 +183,13 @@ def _unpacker_options(limits: Limits) -> dict[str, Any]:
         "max_array_len": limits.max_items,
         "max_map_len": limits.max_items,
         "max_ext_len": 0,
+        "ext_hook": _refuse_extension,
     }
+
+
+def _refuse_extension(code: int, data: bytes) -> Any:
+    """Refuse an extension value that ``max_ext_len`` lets through (one of length zero)."""
+    raise ValueError(f"extension type {code} is not allowed")
 
 
 def _unpack(frame: bytes, limits: Limits) -> Any:
@@ -220,7 +228,9 @@ def _known_fields(frame: bytes, limits: Limits) -> dict[str, Any]:
             raise ProtocolError(f"container of {count} items exceeds the limit of {limits.max_items}")
         for _ in range(count):
             start = unpacker.tell()
-            if start >= len(frame) or frame[start] not in _STR_BYTES:
+            if start >= len(frame):
+                raise msgpack.OutOfData
+            if frame[start] not in _STR_BYTES:
                 raise ProtocolError("not valid msgpack: the keys of a message must be strings")
             key = unpacker.unpack()
             begin = unpacker.tell()
