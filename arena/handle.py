@@ -92,8 +92,9 @@ class BotHandle:
 
     @classmethod
     def remote(cls, spec: BotSpec, hub: Hub, token: str | None = None) -> BotHandle:
-        """Announce a bot that connects by itself with the handle's ``peer.token``."""
-        return cls(spec, hub, hub.expect(spec.name, token))
+        """Announce a bot that connects by itself with the handle's ``peer.token`` to the hub's
+        ``tcp://`` endpoint (it may reconnect; see :class:`~protocols.transport.Hub`)."""
+        return cls(spec, hub, hub.expect(spec.name, token, remote=True))
 
     def alive(self) -> bool:
         """Whether the bot is connected and (for a local bot) its process is running."""
@@ -157,8 +158,9 @@ class BotHandle:
     def _spawn(self) -> None:
         assert self.log_dir is not None
         env = {ENV_ENDPOINT: self.peer.endpoint, ENV_TOKEN: self.peer.token}
-        if self.hub.curve_public is not None:
-            env[ENV_SERVER_KEY] = self.hub.curve_public.decode()
+        server_key = self.hub.server_key(self.peer)
+        if server_key is not None:
+            env[ENV_SERVER_KEY] = server_key.decode()
         log_path = self.log_dir / f"{self.spec.name}-{self.peer.token[:8]}.log"
         # An ipc:// endpoint is a file path, reachable from an empty network namespace.
         local = self.hub.endpoint.startswith("ipc://")

@@ -39,6 +39,9 @@ CRASH_CHECK = 0.05
 EXIT_WAIT = 0.2
 #: Frames dropped from one seat in one match that are logged one by one; the rest are only counted.
 DROPS_LOGGED = 5
+#: Seconds a remote seat whose connection is down when it must decide (or drops while deciding)
+#: has to reconnect, if its decision's time limit is shorter; its clock runs meanwhile.
+REJOIN_GRACE = 10.0
 
 DecisionObserver = Callable[[State, DecisionRecord], None]
 
@@ -101,8 +104,10 @@ class _Match:
         policy: FaultPolicy,
         match_id: str,
         clock: ClockRule,
+        rejoin_grace: float = REJOIN_GRACE,
     ) -> None:
         self.hub = handles[0].hub
+        self.rejoin_grace = rejoin_grace
         self.config = config
         self.seed = seed
         self.control = control
@@ -114,6 +119,9 @@ class _Match:
             _Seat(h, control, seeded_rng(seed, "fallback", s)) for s, h in enumerate(handles)
         ]
         self.seat_of = {id(h.peer): s for s, h in enumerate(handles)}
+        # Each seat's handshake count when it was sent ``start``: a remote bot that reconnected
+        # since (a new connection) is sent ``start`` again before its next ``act``.
+        self.joined = [h.peer.connections for h in handles]
         self.decisions: list[DecisionRecord] = []
         self.faults: list[Fault] = []
         self.dropped_from_others = 0  # frames from connections not seated in this match
@@ -145,6 +153,9 @@ class _Match:
         """Send ``start`` to every seat; seats that are not usable are forfeited at once."""
         for seat, book in enumerate(self.seats):
             handle = book.handle
+            if handle.peer.remote and handle.failure is None and not handle.alive():
+                self.joined[seat] = -1  # sent on reconnection (see ask)
+                continue
             if not handle.alive():
                 why = handle.failure or (
                     "its process is not running" if handle.peer.connected else "not connected"
@@ -152,22 +163,67 @@ class _Match:
                 self.faults.append(Fault(seat, FaultKind.START, -1, why))
                 book.forfeited = True
                 continue
-            start = Start(
-                self.match_id, self.config.game, self.config.version, self.config.variant,
-                dict(self.config.knobs), seat, self.config.players, derive_seed(self.seed, "bot", seat),
-                self.table, self.control.wire(), round(self.control.grace * 1000),
-                self.clock_kind,
-            )
             try:
-                self.hub.send(handle.peer, start)
+                self.hub.send(handle.peer, self.start_message(seat))
             except PeerGone as exc:
                 self.faults.append(Fault(seat, FaultKind.CRASH, -1, str(exc)))
                 book.forfeited = True
 
+    def start_message(self, seat: int) -> Start:
+        """The ``start`` of ``seat``."""
+        return Start(
+            self.match_id, self.config.game, self.config.version, self.config.variant,
+            dict(self.config.knobs), seat, self.config.players, derive_seed(self.seed, "bot", seat),
+            self.table, self.control.wire(), round(self.control.grace * 1000),
+            self.clock_kind,
+        )
+
+    def send_act(self, seat: int, ply: int, legal: list[int]) -> int | None:
+        """Send ``act`` to ``seat`` (after ``start`` again to a remote bot that reconnected since
+        its last: that ``act`` carries every event of the match the seat saw); its ``seq``, or
+        ``None`` for a remote seat that is not connected. Raises :class:`PeerGone`."""
+        book = self.seats[seat]
+        peer = book.handle.peer
+        if peer.remote:
+            if not peer.connected:
+                return None
+            if peer.connections != self.joined[seat]:
+                self.hub.send(peer, self.start_message(seat))
+                self.joined[seat] = peer.connections
+                book.events_from = 0
+        events, book.events_from = self.state.events(seat, book.events_from)
+        seq = self.hub.next_seq()
+        act = Act(seq, seat, ply, self.state.observation(seat), tuple(legal), list(events),
+                  book.clock.wire())
+        self.hub.send(peer, act)
+        return seq
+
+    def rejoin(self, outstanding: dict[int, int | None], deadline: dict[int, float], ply: int,
+               legal: dict[int, list[int]]) -> None:
+        """Remote seats among ``outstanding``: one whose connection dropped gets until
+        :attr:`rejoin_grace` seconds from now (if later than its deadline) to reconnect; one that
+        has reconnected is sent ``start`` and the ``act`` again."""
+        now = time.monotonic()
+        for seat, seq in list(outstanding.items()):
+            peer = self.seats[seat].handle.peer
+            if not peer.remote:
+                continue
+            if not peer.connected:
+                if seq is not None:
+                    log.info("%s seat %d: connection lost; waiting for it to reconnect",
+                             self.match_id, seat)
+                    outstanding[seat] = None
+                    deadline[seat] = max(deadline[seat], now + self.rejoin_grace)
+            elif seq is None or peer.connections != self.joined[seat]:
+                try:
+                    outstanding[seat] = self.send_act(seat, ply, legal[seat])
+                except PeerGone:
+                    outstanding[seat] = None
+
     def ask(self, movers: tuple[int, ...], legal: dict[int, list[int]]) -> dict[int, _Reply]:
         """Send ``act`` to every deciding seat that is not forfeited and collect their replies."""
         replies: dict[int, _Reply] = {}
-        outstanding: dict[int, int] = {}  # seat → seq
+        outstanding: dict[int, int | None] = {}  # seat → seq (None: a remote seat reconnecting)
         sent: dict[int, float] = {}
         deadline: dict[int, float] = {}
         ply = len(self.decisions)
@@ -177,19 +233,18 @@ class _Match:
             book = self.seats[seat]
             if book.forfeited:
                 continue
-            events, book.events_from = self.state.events(seat, book.events_from)
-            seq = self.hub.next_seq()
-            act = Act(seq, seat, ply, self.state.observation(seat), tuple(legal[seat]),
-                      list(events), book.clock.wire())
             try:
-                self.hub.send(book.handle.peer, act)
+                seq = self.send_act(seat, ply, legal[seat])
             except PeerGone as exc:
                 replies[seat] = _Reply(0.0, fault=FaultKind.CRASH, detail=self._gone(seat, str(exc)))
                 continue
             sent[seat] = time.monotonic()
             deadline[seat] = sent[seat] + book.clock.limit * self.wall_factor
+            if seq is None:
+                deadline[seat] = max(deadline[seat], sent[seat] + self.rejoin_grace)
             outstanding[seat] = seq
         while outstanding:
+            self.rejoin(outstanding, deadline, ply, legal)
             now = time.monotonic()
             for seat in [s for s in outstanding if now >= deadline[s]]:
                 del outstanding[seat]
@@ -200,7 +255,8 @@ class _Match:
             incoming = self.hub.receive(max(0.0, wait))
             if incoming is None:
                 now = time.monotonic()
-                for seat in [s for s in outstanding if not self.seats[s].handle.alive()]:
+                for seat in [s for s in outstanding if not self.seats[s].handle.alive()
+                             and not self.seats[s].handle.peer.remote]:
                     del outstanding[seat]
                     replies[seat] = self._silent(seat, now - sent[seat])
                 for seat in [s for s in outstanding if self._over_cpu(s)]:
@@ -208,14 +264,15 @@ class _Match:
                     replies[seat] = self._silent(seat, now - sent[seat])
                 continue
             sender = self.seat_of.get(id(incoming.peer))
-            if sender is None or sender not in outstanding:
+            asked = None if sender is None else outstanding.get(sender)
+            if sender is None or asked is None:
                 self._dropped(sender, incoming, "nothing asked")
                 continue
             # Timed from the frame's arrival, not from when the referee got round to it.
             wall = incoming.arrived - sent[sender]
             charged = self._cpu_so_far(sender) if self.clock_kind == "cpu" else None
             reply = self._judge(
-                sender, outstanding[sender], incoming,
+                sender, asked, incoming,
                 wall if charged is None else charged, legal[sender],
             )
             if reply is not None and charged is not None:
@@ -292,7 +349,9 @@ class _Match:
         """A seat that gave no usable reply in time: a crash if its process is gone, else a timeout
         (under the CPU clock: its CPU time ran out, or the elapsed-time cap)."""
         if not self.seats[seat].handle.alive():
-            return _Reply(elapsed, fault=FaultKind.CRASH, detail=self._gone(seat, "connection lost"))
+            lost = ("connection lost" if not self.seats[seat].handle.peer.remote else
+                    f"connection lost, not back within {self.rejoin_grace:g} s")
+            return _Reply(elapsed, fault=FaultKind.CRASH, detail=self._gone(seat, lost))
         limit = self.seats[seat].clock.limit
         if self.clock_kind == "wall":
             detail = f"no reply within {limit * 1000:.0f} ms"
@@ -422,6 +481,7 @@ def play_match(
     match_id: str | None = None,
     on_decision: DecisionObserver | None = None,
     clock: ClockRule = ClockRule(),
+    rejoin_grace: float = REJOIN_GRACE,
 ) -> MatchRecord:
     """Play one match; ``seats[s]`` plays seat ``s``. The game always completes.
 
@@ -429,6 +489,8 @@ def play_match(
     Seats whose bot is not alive at the start are recorded with a ``start`` fault and forfeited.
     ``on_decision`` sees the state after each applied decision (for display). ``clock`` says what
     decisions are charged (a :class:`RefereeError` for the CPU clock without CPU accounting).
+    A remote seat (``peer.remote``) whose connection is down may reconnect within
+    ``rejoin_grace`` seconds of being needed (see :data:`REJOIN_GRACE`) and play on.
     """
     if len(seats) != config.players:
         raise RefereeError(f"{config.players} players need {config.players} bots, got {len(seats)}")
@@ -438,7 +500,7 @@ def play_match(
         raise RefereeError("one bot connection cannot play two seats of a match")
     started = time.monotonic()
     match = _Match(game, config, seed, seats, time_control, fault_policy,
-                   match_id or new_match_id(), clock)
+                   match_id or new_match_id(), clock, rejoin_grace)
     match.begin()
     while not match.state.is_over():
         match.decide(match.state.to_move(), on_decision)

@@ -1,9 +1,12 @@
 """The Python bot SDK: write ``choose(observation, legal, clock) -> action`` and call :func:`run`.
 
-:func:`run` connects to the referee (endpoint and token from ``--endpoint``/``--token`` or the
-``ARENA_ENDPOINT``/``ARENA_TOKEN`` environment variables; CURVE when ``ARENA_SERVER_KEY`` or
-``--server-key`` gives the referee's public key), says hello, then plays every match it is sent,
-answers pings, and returns 0 on ``bye``. Each decision's :class:`Clock` says what the referee
+:func:`run` connects to the referee (endpoint and token from ``--endpoint``/``--token``, from a
+connection file given as ``--connect FILE``, or from the ``ARENA_ENDPOINT``/``ARENA_TOKEN``
+environment variables, in that order; CURVE when ``ARENA_SERVER_KEY`` or ``--server-key`` gives the
+referee's public key), says hello, then plays every match it is sent, answers pings, and returns 0
+on ``bye``. Over ``tcp://`` the referee pings an idle bot every few seconds; a bot that hears
+nothing for ``--give-up`` seconds (default :data:`GIVE_UP`) gives up, or with ``--reconnect``
+connects afresh and says hello again (the new connection replaces the old). Each decision's :class:`Clock` says what the referee
 charges (elapsed or CPU time) and how much this decision has used; :func:`node_budget` reads the
 organiser's node budget (``ARENA_NODES``). Example::
 
@@ -24,6 +27,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import zmq
 
@@ -49,6 +53,10 @@ from protocols.messages import (
     Start,
     Welcome,
 )
+
+
+#: Seconds without a message from a ``tcp://`` referee after which the bot gives up (or reconnects).
+GIVE_UP = 30.0
 
 
 def clock_reading(kind: str) -> float:
@@ -147,42 +155,110 @@ def run(
     functions are not caught: the process dies and the referee records a crash.
     """
     try:
-        endpoint, token, server_key = _settings(argv)
+        settings = _settings(argv)
     except BotExit as exc:
         print(f"{name}: {exc}", file=sys.stderr)
         return 2
+    hello = Hello(PROTOCOL_VERSION, name, version, settings.token)
     context = zmq.Context()
-    socket = context.socket(zmq.DEALER)
     try:
-        socket.setsockopt(zmq.LINGER, 0)
-        if server_key:
-            public, secret = zmq.curve_keypair()
-            socket.curve_serverkey = server_key.encode()
-            socket.curve_publickey = public
-            socket.curve_secretkey = secret
-        socket.connect(endpoint)
-        _handshake(socket, Hello(PROTOCOL_VERSION, name, version, token), handshake_timeout)
-        _serve(socket, choose, on_start, on_end)
-        return 0
+        while True:
+            socket = _connect(context, settings)
+            try:
+                _handshake(socket, hello, max(handshake_timeout, settings.give_up or 0.0))
+                if _serve(socket, choose, on_start, on_end, settings.give_up):
+                    return 0
+            finally:
+                socket.close(linger=0)
+            if not settings.reconnect:
+                raise BotExit(f"nothing from the referee for {settings.give_up:g} s; giving up")
+            print(f"{name}: nothing from the referee for {settings.give_up:g} s; reconnecting",
+                  file=sys.stderr)
     except BotExit as exc:
         print(f"{name}: {exc}", file=sys.stderr)
         return 1
     finally:
-        socket.close(linger=0)
         context.term()
 
 
-def _settings(argv: Sequence[str] | None) -> tuple[str, str, str]:
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Where and how to connect: endpoint, token, the referee's CURVE key (``""``: none), the
+    seconds of silence before giving up (``None``: never) and whether to reconnect then."""
+
+    endpoint: str
+    token: str
+    server_key: str
+    give_up: float | None
+    reconnect: bool
+
+
+def read_connection_file(path: Path) -> dict[str, str]:
+    """The ``NAME=VALUE`` lines of a connection file (blank lines and ``#`` comments skipped);
+    raises :class:`BotExit` if it cannot be read or a line is not of that form."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise BotExit(f"cannot read the connection file {path}: {exc}") from None
+    values: dict[str, str] = {}
+    for number, line in enumerate(text.splitlines(), 1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        key, sep, value = line.partition("=")
+        if not sep or not key.strip():
+            raise BotExit(f"{path}:{number}: expected NAME=VALUE")
+        values[key.strip()] = value.strip()
+    return values
+
+
+def _settings(argv: Sequence[str] | None) -> Settings:
     parser = argparse.ArgumentParser(description="A bot for the arena protocol.")
-    parser.add_argument("--endpoint", default=os.environ.get(ENV_ENDPOINT))
-    parser.add_argument("--token", default=os.environ.get(ENV_TOKEN))
-    parser.add_argument("--server-key", default=os.environ.get(ENV_SERVER_KEY, ""))
+    parser.add_argument("--endpoint")
+    parser.add_argument("--token")
+    parser.add_argument("--server-key")
+    parser.add_argument("--connect", type=Path, help="a connection file (NAME=VALUE lines)")
+    parser.add_argument("--give-up", type=float, default=GIVE_UP,
+                        help="seconds of silence from a tcp:// referee before giving up (0: never)")
+    parser.add_argument("--reconnect", action="store_true",
+                        help="after that silence, connect again instead of exiting")
     args, _unknown = parser.parse_known_args(argv)
-    if not args.endpoint:
-        raise BotExit(f"no referee endpoint: pass --endpoint or set {ENV_ENDPOINT}")
-    if not args.token:
-        raise BotExit(f"no token: pass --token or set {ENV_TOKEN}")
-    return str(args.endpoint), str(args.token), str(args.server_key)
+    found = read_connection_file(args.connect) if args.connect is not None else {}
+    for key in (ENV_ENDPOINT, ENV_TOKEN, ENV_SERVER_KEY):
+        if key not in found and key in os.environ:
+            found[key] = os.environ[key]
+    endpoint = args.endpoint or found.get(ENV_ENDPOINT)
+    token = args.token or found.get(ENV_TOKEN)
+    if not endpoint:
+        raise BotExit(f"no referee endpoint: pass --endpoint or --connect, or set {ENV_ENDPOINT}")
+    if not token:
+        raise BotExit(f"no token: pass --token or --connect, or set {ENV_TOKEN}")
+    if args.give_up < 0:
+        raise BotExit("--give-up cannot be negative")
+    give_up = args.give_up if args.give_up > 0 and endpoint.startswith("tcp://") else None
+    server_key = args.server_key or found.get(ENV_SERVER_KEY, "")
+    return Settings(endpoint, token, server_key, give_up, bool(args.reconnect))
+
+
+def _connect(context: zmq.Context[zmq.Socket[bytes]], settings: Settings) -> zmq.Socket[bytes]:
+    """A DEALER socket connecting to the referee (a CURVE client when there is a server key)."""
+    socket = context.socket(zmq.DEALER)
+    socket.setsockopt(zmq.LINGER, 0)
+    if settings.server_key:
+        public, secret = zmq.curve_keypair()
+        try:
+            socket.curve_serverkey = settings.server_key.encode()
+        except zmq.ZMQError:
+            socket.close(linger=0)
+            raise BotExit(f"{ENV_SERVER_KEY} is not a CURVE key (40 Z85 characters)") from None
+        socket.curve_publickey = public
+        socket.curve_secretkey = secret
+    try:
+        socket.connect(settings.endpoint)
+    except zmq.ZMQError as exc:
+        socket.close(linger=0)
+        raise BotExit(f"cannot connect to {settings.endpoint}: {exc.strerror}") from None
+    return socket
 
 
 def _handshake(socket: zmq.Socket[bytes], hello: Hello, timeout: float) -> None:
@@ -199,12 +275,19 @@ def _handshake(socket: zmq.Socket[bytes], hello: Hello, timeout: float) -> None:
 
 
 def _serve(
-    socket: zmq.Socket[bytes], choose: ChooseFn, on_start: StartHook | None, on_end: EndHook | None
-) -> None:
+    socket: zmq.Socket[bytes],
+    choose: ChooseFn,
+    on_start: StartHook | None,
+    on_end: EndHook | None,
+    give_up: float | None,
+) -> bool:
+    """Play until ``bye`` (``True``) or ``give_up`` seconds without a message (``False``)."""
     kind = "wall"  # until a start says otherwise
     overhead = 0.0
+    wait = None if give_up is None else int(give_up * 1000)
     while True:
-        socket.poll()
+        if not socket.poll(wait):
+            return False
         received = clock_reading(kind)
         try:
             message = _receive(socket)
@@ -229,7 +312,7 @@ def _serve(
             if on_end is not None:
                 on_end(message)
         elif isinstance(message, Bye):
-            return
+            return True
         else:
             print(f"ignored an unexpected {type(message).__name__}", file=sys.stderr)
 

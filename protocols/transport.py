@@ -30,13 +30,22 @@ reconnects a dropped DEALER under a new identity, which has not said hello).
 
 On an ``ipc://`` hub every expected peer also gets an endpoint of its own (:attr:`Peer.endpoint`)
 in a folder of its own, mode 0700, so that a sandbox can let a bot reach its own socket and no
-other.
+other. An ``ipc://`` hub may also listen on a ``tcp://`` endpoint for remote bots (``listen``);
+CURVE then applies to that endpoint only. Every screening rule above holds on both.
+
+Remote peers (``expect(..., remote=True)``, and every peer of a hub bound to ``tcp://``) may
+reconnect with their token: a ``hello`` from a new connection replaces the old one (which is sent
+``bye``), and :attr:`Peer.connections` counts the handshakes, so a referee can tell that a seat
+needs its ``start`` again. Whenever the hub is receiving, it pings each connected remote peer
+that has nothing outstanding and has not been heard from for :data:`PING_EVERY` seconds; its
+``pong`` is taken by the hub (never returned), and a peer that misses :data:`PINGS_MISSED` pings
+in a row is marked lost.
 
 Hosting a remote bot with encryption (the bot's side is in SPEC.md §1)::
 
     keys = CurveKeys.generate()
-    with Hub("tcp://0.0.0.0:5555", curve=keys) as hub:
-        peer = hub.expect("visitor")
+    with Hub(listen="tcp://0.0.0.0:5555", curve=keys) as hub:
+        peer = hub.expect("visitor", remote=True)
         # give the bot's owner: the endpoint, peer.token and keys.public (ARENA_SERVER_KEY)
         missing = hub.wait_connected([peer], timeout=300)
 """
@@ -59,7 +68,18 @@ from zmq.utils.monitor import parse_monitor_message
 
 from protocols.codec import DEFAULT_LIMITS, Limits, decode, encode, may_answer
 from protocols.errors import PeerGone, ProtocolError
-from protocols.messages import PROTOCOL_VERSION, Act, Action, Error, Hello, Message, Ping, Pong, Welcome
+from protocols.messages import (
+    PROTOCOL_VERSION,
+    Act,
+    Action,
+    Bye,
+    Error,
+    Hello,
+    Message,
+    Ping,
+    Pong,
+    Welcome,
+)
 
 log = logging.getLogger(__name__)
 
@@ -85,6 +105,13 @@ DECODES_PER_REQUEST = 4
 DRAIN_BATCH = 256
 #: Longest a name or version in ``hello`` may be, in characters.
 NAME_LIMIT = 64
+#: Seconds of silence after which the hub pings an idle remote peer.
+PING_EVERY = 5.0
+#: Keepalive pings a remote peer may leave unanswered in a row before it is marked lost.
+PINGS_MISSED = 3
+#: TCP keepalive for remote connections: idle seconds before the first probe, and between probes.
+TCP_KEEPALIVE_IDLE = 30
+TCP_KEEPALIVE_INTERVAL = 10
 #: Limits for a ``hello`` from a sender not yet known.
 _HELLO_LIMITS = Limits(max_frame=HELLO_LIMIT, max_depth=2, max_items=16, max_string=HELLO_LIMIT)
 
@@ -130,6 +157,14 @@ class Peer:
     decodes_left: int = field(default=0, repr=False)
     dropped: int = 0
     wrong_seq: int | None = None
+    #: May reconnect (a new ``hello`` replaces the connection) and is pinged while idle.
+    remote: bool = False
+    #: Handshakes accepted with this token so far (each reconnection adds one).
+    connections: int = 0
+    heard_at: float = field(default=0.0, repr=False)
+    pinged: int | None = field(default=None, repr=False)
+    pinged_at: float = field(default=0.0, repr=False)
+    missed: int = field(default=0, repr=False)
 
     @property
     def connected(self) -> bool:
@@ -156,6 +191,7 @@ class _Frame:
     parts: list[bytes]
     fd: int
     arrived: float
+    keepalive: bool = False
 
 
 def _digest(token: str) -> bytes:
@@ -173,7 +209,11 @@ class Hub:
         curve: CurveKeys | None = None,
         limits: Limits = DEFAULT_LIMITS,
         server: str = "arena",
+        listen: str | None = None,
     ) -> None:
+        """Bind ``endpoint`` (a private ``ipc://`` folder by default) and, with ``listen``, also a
+        ``tcp://`` endpoint for remote bots. ``curve`` encrypts ``listen`` where it is given, else
+        ``endpoint``. Raises :class:`ProtocolError` if an endpoint cannot be bound."""
         self._limits = limits
         self._server = server
         self._peers_by_digest: dict[bytes, Peer] = {}
@@ -192,6 +232,9 @@ class Hub:
         #: was asked for, frames beyond a request's decoding allowance, second hellos.
         self.dropped = 0
         self.curve_public: bytes | None = curve.public if curve else None
+        self._curve_local = curve is not None and listen is None
+        #: The ``tcp://`` endpoint remote bots connect to (the bound one, port resolved), if any.
+        self.listening: str | None = None
         self._context = zmq.Context()
         self._socket = self._context.socket(zmq.ROUTER)
         try:
@@ -206,10 +249,12 @@ class Hub:
             self._poller = zmq.Poller()
             self._poller.register(self._socket, zmq.POLLIN)
             self._poller.register(self._monitor, zmq.POLLIN)
-            if curve is not None:
-                self._socket.curve_secretkey = curve.secret
-                self._socket.curve_publickey = curve.public
-                self._socket.curve_server = True
+            if endpoint is None or endpoint.startswith("tcp://"):
+                self._socket.setsockopt(zmq.TCP_KEEPALIVE, 1)
+                self._socket.setsockopt(zmq.TCP_KEEPALIVE_IDLE, TCP_KEEPALIVE_IDLE)
+                self._socket.setsockopt(zmq.TCP_KEEPALIVE_INTVL, TCP_KEEPALIVE_INTERVAL)
+            if curve is not None and listen is None:
+                self._curve(curve)
             if endpoint is None:
                 self._tmpdir = tempfile.mkdtemp(prefix="arena-hub-")
                 # Traversable, not listable: each bot's own folder inside has its own owner.
@@ -217,11 +262,29 @@ class Hub:
                 endpoint = f"ipc://{os.path.join(self._tmpdir, 'hub.sock')}"
             self._socket.bind(endpoint)
             self.endpoint: str = self._socket.getsockopt_string(zmq.LAST_ENDPOINT)
+            if endpoint.startswith("tcp://"):
+                self.listening = self.endpoint
+            if listen is not None:
+                endpoint = listen
+                if not listen.startswith("tcp://"):
+                    raise zmq.ZMQError(msg="only tcp:// endpoints can be listened on")
+                if curve is not None:
+                    self._curve(curve)
+                self._socket.bind(listen)
+                self.listening = self._socket.getsockopt_string(zmq.LAST_ENDPOINT)
+                # Later binds (each local bot's own ipc endpoint) are not encrypted.
+                self._socket.curve_server = False
         except zmq.ZMQError as exc:
             self.close()
-            raise ProtocolError(f"cannot bind {endpoint}: {exc}") from None
+            raise ProtocolError(f"cannot bind {endpoint}: {exc.strerror}") from None
         self._closed = False
         log.debug("hub bound at %s", self.endpoint)
+
+    def _curve(self, keys: CurveKeys) -> None:
+        """Make the binds that follow CURVE servers with ``keys``."""
+        self._socket.curve_secretkey = keys.secret
+        self._socket.curve_publickey = keys.public
+        self._socket.curve_server = True
 
     def __enter__(self) -> Hub:
         return self
@@ -242,21 +305,32 @@ class Hub:
         if self._tmpdir is not None:
             shutil.rmtree(self._tmpdir, ignore_errors=True)
 
-    def expect(self, label: str, token: str | None = None) -> Peer:
+    def expect(self, label: str, token: str | None = None, *, remote: bool = False) -> Peer:
         """Allow one bot to connect with ``token`` (a fresh random 128-bit one by default).
 
-        On an ``ipc://`` hub the peer gets an endpoint of its own; raises :class:`ProtocolError`
-        if it cannot be bound.
+        A ``remote`` peer connects to :attr:`listening`, may reconnect, and is pinged while idle
+        (every peer of a hub bound to ``tcp://`` is remote). Otherwise, on an ``ipc://`` hub the
+        peer gets an endpoint of its own; raises :class:`ProtocolError` if it cannot be bound.
         """
         token = token or secrets.token_hex(16)
         digest = _digest(token)
         if digest in self._peers_by_digest:
             raise ValueError(f"token for {label!r} is already expected")
-        peer = Peer(token, label, self.endpoint)
-        if self._tmpdir is not None:
+        remote = remote or self._tmpdir is None
+        if remote and self.listening is None:
+            raise ProtocolError(f"{label} is remote, but this hub listens on no tcp:// endpoint")
+        peer = Peer(token, label, self.endpoint, remote=remote)
+        if remote:
+            peer.endpoint = self.listening or self.endpoint
+        elif self._tmpdir is not None:
             peer.endpoint = self._bind_private(peer)
         self._peers_by_digest[digest] = peer
         return peer
+
+    def server_key(self, peer: Peer) -> bytes | None:
+        """The public key ``peer`` must expect (``ARENA_SERVER_KEY``), ``None`` if its endpoint is
+        not encrypted."""
+        return self.curve_public if peer.remote or self._curve_local else None
 
     def set_limits(self, limits: Limits) -> None:
         """Apply ``limits`` to bots' frames from now on (the socket's size cap to connections
@@ -349,6 +423,7 @@ class Hub:
         """
         came = False
         if not self._queue:
+            timeout = min(timeout, self._keepalive())
             ready = dict(self._poller.poll(max(0, int(timeout * 1000 + 0.999))))
             # A closed connection whose event is not read yet is caught by the descriptor check.
             came = self._monitor in ready and self._drain_monitor()
@@ -357,6 +432,30 @@ class Hub:
         if not self._queue:
             return came, None
         return True, self._accept(self._queue.popleft())
+
+    def _keepalive(self) -> float:
+        """Ping the idle remote peers that are due, mark lost those that missed too many pings;
+        the seconds until the next is due (infinite without remote peers)."""
+        now = time.monotonic()
+        due = float("inf")
+        for peer in list(self._peers_by_digest.values()):
+            if not peer.remote or not peer.connected or peer.awaiting is not None:
+                continue
+            if peer.pinged is not None and now - peer.pinged_at >= PING_EVERY:
+                peer.missed += 1
+                peer.pinged = None
+                if peer.missed >= PINGS_MISSED:
+                    peer.lost = True
+                    log.warning("%s lost: %d pings unanswered", peer.label, peer.missed)
+                    continue
+            last = max(peer.heard_at, peer.asked_at, peer.pinged_at)
+            if peer.pinged is None and now - last >= PING_EVERY:
+                peer.pinged, peer.pinged_at = self.next_seq(), now
+                if not self._raw_send(peer.identity, Ping(peer.pinged)):
+                    peer.lost = True
+                    continue
+            due = min(due, (peer.pinged_at if peer.pinged is not None else last) + PING_EVERY - now)
+        return max(0.0, due)
 
     def _take_pending(self) -> int:
         """Take the frames waiting on the socket (up to :data:`DRAIN_BATCH`), each stamped with the
@@ -395,6 +494,14 @@ class Hub:
             else:
                 return _Frame(identity, [parts[0].bytes], fd, arrived)
             return None
+        if (
+            peer.pinged is not None
+            and len(parts) == 1
+            and size <= HELLO_LIMIT
+            and may_answer(parts[0].buffer, peer.pinged)
+            and (peer.awaiting is None or not may_answer(parts[0].buffer, peer.awaiting))
+        ):
+            return _Frame(identity, [parts[0].bytes], fd, arrived, keepalive=True)
         if peer.awaiting is None or arrived < peer.asked_at:
             self._drop(peer, f"a frame of {size} bytes", "(nothing asked)")
             return None
@@ -488,6 +595,9 @@ class Hub:
         if peer is None:
             self._accept_stranger(frame)
             return None
+        if frame.keepalive:
+            self._accept_pong(peer, frame)
+            return None
         if peer.awaiting is None:  # answered by a frame ahead of this one
             self._drop(peer, "a frame", "(nothing asked)")
             return None
@@ -508,8 +618,20 @@ class Hub:
             return None
         if isinstance(message, (peer.answer, Error)) and message.seq == peer.awaiting:
             peer.awaiting = None
+            peer.heard_at = frame.arrived
         log.debug("← %s %r", peer.label, message)
         return Incoming(peer, message, None, frame.arrived)
+
+    def _accept_pong(self, peer: Peer, frame: _Frame) -> None:
+        """A small frame that may answer ``peer``'s keepalive ping: the ``pong``, or dropped."""
+        try:
+            message = decode(frame.parts[0], _HELLO_LIMITS)
+        except ProtocolError:
+            message = None
+        if message == Pong(peer.pinged or -1):
+            peer.pinged, peer.missed, peer.heard_at = None, 0, frame.arrived
+        else:
+            self._drop(peer, "a frame", "(while a keepalive ping was outstanding)")
 
     def _accept_stranger(self, frame: _Frame) -> None:
         """One small frame from a sender that has not said hello: a ``hello``, or refused."""
@@ -532,7 +654,7 @@ class Hub:
         peer = self._peers_by_digest.get(_digest(hello.token))
         if peer is None or not hmac.compare_digest(peer.token.encode(), hello.token.encode()):
             self._refuse(identity, f"unknown token from bot {hello.name[:NAME_LIMIT]!r}")
-        elif peer.identity is not None:
+        elif peer.identity is not None and not peer.remote:
             self._refuse(identity, f"token of {peer.label} is already connected")
         elif len(hello.name) > NAME_LIMIT or len(hello.version) > NAME_LIMIT:
             self._refuse(identity, f"name and version may have at most {NAME_LIMIT} characters")
@@ -544,9 +666,12 @@ class Hub:
                 f"protocol version {hello.protocol} is not supported; this referee speaks {PROTOCOL_VERSION}",
             )
         else:
-            peer.identity = identity
+            if peer.identity is not None:
+                self._replace(peer)
+            peer.identity, peer.lost = identity, False
             peer.name, peer.version = hello.name, hello.version
-            peer.connected_at = time.monotonic()
+            peer.connected_at = peer.heard_at = time.monotonic()
+            peer.connections += 1
             self._peers_by_identity[identity] = peer
             if fd >= 0:
                 peer.fd = fd
@@ -556,14 +681,33 @@ class Hub:
             return True
         return False
 
+    def _replace(self, peer: Peer) -> None:
+        """Retire a remote peer's connection, which a new ``hello`` with its token replaces: it is
+        sent ``bye``, and what it sends from now on is refused as from a stranger."""
+        assert peer.identity is not None
+        if not peer.lost:
+            self._raw_send(peer.identity, Bye("replaced by a new connection with this token"))
+        self._peers_by_identity.pop(peer.identity, None)
+        self._strikes[peer.identity] = STRANGER_STRIKES
+        while len(self._strikes) > IGNORED_KEPT:
+            self._strikes.popitem(last=False)
+        if peer.fd is not None and self._peers_by_fd.get(peer.fd) is peer:
+            del self._peers_by_fd[peer.fd]
+        peer.fd = peer.awaiting = peer.pinged = None
+        peer.missed = 0
+        log.info("%s reconnected; the new connection replaces the old", peer.label)
+
     def _refuse(self, identity: bytes, reason: str) -> None:
         log.warning("refused a hello: %s", reason)
         if len(self.refused_hellos) < REFUSALS_LOGGED:
             self.refused_hellos.append(reason)
         self._raw_send(identity, Error(reason))
 
-    def _raw_send(self, identity: bytes, message: Message) -> None:
+    def _raw_send(self, identity: bytes | None, message: Message) -> bool:
+        """Send ``message`` to a connection, whether or not it is a peer's; whether it could."""
         try:
-            self._socket.send_multipart([identity, encode(message)], flags=zmq.NOBLOCK)
+            self._socket.send_multipart([identity or b"", encode(message)], flags=zmq.NOBLOCK)
         except zmq.ZMQError as exc:
-            log.warning("could not answer a hello: %s", exc)
+            log.warning("could not send %s: %s", type(message).__name__, exc)
+            return False
+        return True

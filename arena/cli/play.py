@@ -20,10 +20,14 @@ from arena.clock import CLOCK_HELP, ClockRule, TimeControl
 from arena.manifest import BotSpec, resolve_bot
 from arena.record import DecisionRecord, MatchRecord
 from arena.referee import FaultPolicy, run_match
+from arena.remote.connection import how_to_start
+from arena.remote.match import Hosting, Seat, host_match
+from arena.remote.seats import Countdown, remote_name, remote_spec
 from arena.sandbox.selftest import refusal
 from engine.core import ConfigError, State
 from engine.registry import get_game
 from protocols.codec import BOT_FRAME_LIMIT, bot_limits
+from protocols.transport import Peer
 
 
 def parse_knobs(pairs: list[str]) -> dict[str, object]:
@@ -41,7 +45,8 @@ def play_command(
     game: Annotated[str, typer.Argument(help="The game, e.g. wongar (see arena games).")],
     bot: Annotated[
         list[str],
-        typer.Option("--bot", "-b", help="A bot per seat: a built-in name, a command, or a manifest .toml."),
+        typer.Option("--bot", "-b", help="A bot per seat: a built-in name, a command, a manifest .toml, "
+                                          "or remote:NAME (a bot that connects over --listen)."),
     ],
     variant: Annotated[str | None, typer.Option("--variant", help="The game variant.")] = None,
     knob: Annotated[list[str], typer.Option("--knob", "-k", help="A rules knob, NAME=VALUE.")] = [],  # noqa: B006
@@ -61,6 +66,22 @@ def play_command(
     no_sandbox: Annotated[
         bool, typer.Option("--no-sandbox", help="Run untrusted bots unconfined (no sandbox needed).")
     ] = False,
+    listen: Annotated[
+        str | None,
+        typer.Option("--listen", help="Host remote:NAME seats on this tcp://HOST:PORT endpoint "
+                                      "(encrypted; PORT * picks a free one)."),
+    ] = None,
+    connect_dir: Annotated[
+        Path, typer.Option("--connect-dir", help="Where remote seats' connection files (NAME.env) go.")
+    ] = Path("."),
+    wait: Annotated[
+        float, typer.Option("--wait", help="Seconds to wait for every remote seat to connect.")
+    ] = 300.0,
+    address: Annotated[
+        str | None,
+        typer.Option("--address", help="HOST or HOST:PORT written in connection files "
+                                        "(default: the --listen endpoint, this machine's name for 0.0.0.0)."),
+    ] = None,
 ) -> None:
     """Play one match, one bot per seat, and print the result. Untrusted bots (any but built-in
     and `trusted = true` ones) run in the sandbox; without a working one (see `arena doctor`) they
@@ -69,10 +90,23 @@ def play_command(
     Examples:
       arena play wongar --bot random --bot random --bot random
       arena play waroong -b random -b "python3 mybot.py" -b bots/mine.toml --tc 1s+100ms/10s --watch
+      arena play wongar --listen tcp://0.0.0.0:7777 -b remote:alice -b random -b random
+
+    Each remote:NAME seat gets a connection file NAME.env (see docs/remote.md); the match starts
+    once every remote bot has connected, within --wait seconds.
     """
     with user_errors():
         chosen = get_game(game)
-        specs = [resolve_bot(b) for b in bot]
+        remote = [remote_name(b) for b in bot]
+        specs = [resolve_bot(b) if name is None else remote_spec(name) for b, name in zip(bot, remote)]
+        if any(remote) and listen is None:
+            raise fail("remote:NAME seats need --listen tcp://HOST:PORT")
+        if listen is not None and not any(remote):
+            raise fail("--listen needs at least one remote:NAME seat")
+        if wait <= 0:
+            raise fail("--wait must be a positive number of seconds")
+        if listen is not None and watch:
+            raise fail("--watch cannot be combined with --listen")
         config = chosen.configure(len(specs), variant, parse_knobs(knob))
         control = TimeControl.parse(tc)
         policy = FaultPolicy(strikes)
@@ -85,6 +119,15 @@ def play_command(
         raise fail("--delay cannot be negative")
     seed = secrets.randbits(64) if seed is None else seed
     limits = bot_limits(frame_limit_kb)
+    if listen is not None:
+        hosting = Hosting(listen, connect_dir, wait, address)
+        seats = [Seat(spec, name is not None) for spec, name in zip(specs, remote)]
+        with user_errors():
+            result = host_match(chosen, config, seed, seats, control, policy, hosting,
+                                announce=_announce, countdown=_countdown(), log_dir=logs,
+                                limits=limits, clock=rule)
+        _report(result, record)
+        return
     with user_errors():  # e.g. the CPU clock asked for bots it cannot time
         if watch:
             with Live(console=console, auto_refresh=False) as live:
@@ -97,6 +140,11 @@ def play_command(
         else:
             result = run_match(chosen, config, seed, specs, control, policy, log_dir=logs,
                                limits=limits, clock=rule)
+    _report(result, record)
+
+
+def _report(result: MatchRecord, record: Path | None) -> None:
+    """Write the record where asked, then print the result table and the faults."""
     if record is not None:
         try:
             record.write_text(json.dumps(result.to_wire(), indent=1, allow_nan=False))
@@ -108,6 +156,31 @@ def play_command(
             ("fault", "yellow"), f" seat {fault.seat} (", inert(result.bots[fault.seat]),
             f") {fault.kind.value} at decision {fault.ply}: ", inert(fault.detail),
         ))
+
+
+def _announce(files: dict[str, Path], endpoint: str) -> None:
+    """Tell the organiser what to hand each remote entrant."""
+    console.print(f"Remote seats connect to {endpoint} (encrypted). Give each entrant its file:")
+    for name, path in files.items():
+        console.print(Text.assemble("  ", (name, "bold"), f": {path}  (mode 0600: it holds the token)"))
+    first = next(iter(files.values()))
+    console.print(Text(f"and start the bot with, e.g.:\n{how_to_start(first)}"))
+
+
+def _countdown() -> Countdown:
+    """A visible countdown of the remote seats still missing: redrawn each second on a terminal,
+    a line every 15 seconds (and whenever someone connects) otherwise."""
+    last: list[tuple[int, float]] = []
+
+    def tick(missing: list[Peer], left: float) -> None:
+        line = f"waiting for {', '.join(p.label for p in missing)}: {int(left) // 60}:{int(left) % 60:02d} left"
+        if console.is_terminal:
+            console.print(line, end="\r", highlight=False)
+        elif not last or last[-1][0] != len(missing) or last[-1][1] - left >= 15:
+            console.print(line, highlight=False)
+            last.append((len(missing), left))
+
+    return tick
 
 
 def _board(state: State, decision: DecisionRecord, specs: list[BotSpec]) -> Panel:
