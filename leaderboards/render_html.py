@@ -1,4 +1,5 @@
-"""The leaderboard as one self-contained HTML page (inline CSS and SVG; no scripts, no external assets).
+"""The leaderboard as one self-contained HTML page (inline CSS; no scripts, no external assets),
+readable from a 390 px phone up: wide tables scroll inside their own box, never the page.
 
 Rendered from ``templates/index.html.j2`` with autoescaping, every text made inert
 (:func:`arena.inert.terminal`) first; every number shown is formatted by
@@ -8,6 +9,7 @@ Rendered from ``templates/index.html.j2`` with autoescaping, every text made ine
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from jinja2 import Environment, PackageLoader, select_autoescape
@@ -30,36 +32,31 @@ _environment = Environment(
     lstrip_blocks=True,
 )
 
-CHART_WIDTH = 720
-"""Width of the ratings chart in SVG user units (pixels at 100%)."""
-LABEL_WIDTH = 180
-ROW_HEIGHT = 24
 
 
 @dataclass(frozen=True, slots=True)
 class ChartRow:
-    """One bot's bar: the interval from ``low`` to ``high`` and the rating at ``mid`` (SVG x), at ``y``."""
+    """One bot's bar: the interval from ``low`` to ``high`` and the rating at ``mid``, each as a
+    percentage of the chart's axis."""
 
     bot: str
     label: str
     low: float
     mid: float
     high: float
-    y: float
 
 
 @dataclass(frozen=True, slots=True)
 class Chart:
-    """The ratings chart: rows, axis ticks (x, label), size."""
+    """The ratings chart: rows and axis ticks (percentage along the axis, label)."""
 
     rows: tuple[ChartRow, ...]
     ticks: tuple[tuple[float, str], ...]
-    width: int
-    height: int
 
 
-def render_html(board: Leaderboard) -> str:
-    """The whole page as text."""
+def render_html(board: Leaderboard, bot_pages: Mapping[str, str] | None = None) -> str:
+    """The whole page as text; ``bot_pages`` (bot name to a relative link) makes each bot's name a
+    link to its page and adds the site's navigation."""
     template = _environment.get_template("index.html.j2")
     meetings = {(m.bot, m.opponent): m for m in board.head_to_head}
     names = [s.bot for s in board.standings]
@@ -91,6 +88,7 @@ def render_html(board: Leaderboard) -> str:
         crosstable=crosstable,
         tournament_settings=settings,
         confidence=round(100 * board.settings.confidence),
+        bot_pages=dict(bot_pages or {}),
     )
 
 
@@ -106,10 +104,9 @@ def _chart(board: Leaderboard) -> Chart:
     step = _tick_step(span)
     first = step * (low // step)
     last = step * -(-high // step)
-    plot = CHART_WIDTH - LABEL_WIDTH - 20
 
     def x(value: float) -> float:
-        return round(LABEL_WIDTH + plot * (value - first) / (last - first), 1)
+        return round(100 * (value - first) / (last - first), 2)
 
     rows = tuple(
         ChartRow(
@@ -118,13 +115,12 @@ def _chart(board: Leaderboard) -> Chart:
             x(first if s.ci_low is None else s.ci_low),  # an unbounded end runs to the axis's end
             x(s.elo),
             x(last if s.ci_high is None else s.ci_high),
-            ROW_HEIGHT * (i + 0.5) + 10,
         )
-        for i, s in enumerate(board.standings)
+        for s in board.standings
     )
     count = round((last - first) / step)
     ticks = tuple((x(first + k * step), f"{first + k * step:.0f}") for k in range(count + 1))
-    return Chart(rows, ticks, CHART_WIDTH, ROW_HEIGHT * len(rows) + 40)
+    return Chart(rows, ticks)
 
 
 def _tick_step(span: float) -> float:

@@ -1,4 +1,4 @@
-"""``arena leaderboard`` and ``arena publish``: ratings of a stored tournament."""
+"""``arena leaderboard`` and ``arena publish``: ratings of a stored tournament, and its site."""
 
 from __future__ import annotations
 
@@ -10,9 +10,8 @@ import typer
 
 from arena.cli.common import console, user_errors
 from arena.cli.results import DEFAULT_DB, DbOpt, TournamentOpt, open_store
-from arena.inert import terminal
+from arena.site.build import build_site, private_board
 from leaderboards.model import DEFAULT_BOOTSTRAP_SAMPLES, RatingSettings
-from leaderboards.publish import publish
 from leaderboards.render_html import render_html
 from leaderboards.render_json import render_json
 from leaderboards.render_markdown import render_markdown
@@ -57,7 +56,7 @@ def leaderboard_command(
     """
     settings = RatingSettings(bootstrap_samples=samples, anchor=anchor, anchor_elo=anchor_elo)
     with open_store(db) as store, user_errors():
-        board = stored_leaderboard(store, tournament, settings)
+        board = private_board(stored_leaderboard(store, tournament, settings), include_commands=False)
     if output is BoardFormat.TABLE:
         console.print(render_table(board))
         return
@@ -72,15 +71,22 @@ def publish_command(
     samples: SamplesOpt = DEFAULT_BOOTSTRAP_SAMPLES,
     anchor: AnchorOpt = None,
     anchor_elo: AnchorEloOpt = 1500.0,
+    include_commands: Annotated[
+        bool,
+        typer.Option("--include-commands", help="Also publish each bot's command line (never its env values)."),
+    ] = False,
 ) -> None:
-    """Write index.html (self-contained), leaderboard.md and leaderboard.json for a tournament.
+    """Write the tournament's static site: index.html (the leaderboard), leaderboard.md,
+    leaderboard.json, games.html (every game, filterable by bot and fault), a page per bot, and a
+    replay viewer for every game. It works from file:// or any static web host: nothing is loaded
+    from elsewhere. Bots appear by name, version and file hash; env values are never published.
 
     Example: arena publish --db league.db --out site/
     """
     settings = RatingSettings(bootstrap_samples=samples, anchor=anchor, anchor_elo=anchor_elo)
     with open_store(db) as store, user_errors():
-        board = stored_leaderboard(store, tournament, settings)
-        written = publish(board, out)
-    print(f"published {terminal(board.title)}:")
-    for path in (written.html, written.markdown, written.json):
-        print(f"  {path}")
+        site = build_site(store, out, tournament, settings, include_commands)
+    print(f"published {site.games} games of {site.bots} bots into {site.out}:")
+    for name in ("index.html", "games.html", "leaderboard.md", "leaderboard.json"):
+        print(f"  {out / name}")
+    print(f"  {out / 'games'}/  replay data {site.bytes_per_game / 1024:.1f} KiB per game")

@@ -82,11 +82,13 @@ def test_leaderboard_formats_agree(league: Path) -> None:
     assert f"| 1 | {best['bot']}" in markdown.stdout
 
 
-def test_publish_writes_the_three_files(league: Path) -> None:
+def test_publish_writes_the_leaderboard_and_the_site(league: Path) -> None:
     done = arena("publish", "--db", "league.db", "--out", "site", "--samples", "20", cwd=league)
     assert done.returncode == 0, done.stderr
     site = league / "site"
-    assert {p.name for p in site.iterdir()} == {"index.html", "leaderboard.md", "leaderboard.json"}
+    assert {p.name for p in site.iterdir()} == {
+        "index.html", "leaderboard.md", "leaderboard.json", "games.html", "games", "bots", "static",
+    }
     data = json.loads((site / "leaderboard.json").read_text())
     html = (site / "index.html").read_text()
     for row in data["standings"]:

@@ -83,7 +83,8 @@ def test_json_carries_the_leaderboard(board: Leaderboard) -> None:
 
 
 class Tables(HTMLParser):
-    """Cell texts of every table by id, SVG chart groups, and anything that would load from outside."""
+    """Cell texts of every table by id, the chart's rows (where each bot's dot sits along the axis,
+    in percent), and anything that would load from outside."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -110,10 +111,10 @@ class Tables(HTMLParser):
             self.tables[self.table].append([])
         elif tag in ("td", "th") and self.table is not None:
             self.cell = []
-        elif tag == "g" and "data-bot" in values:
+        elif "data-bot" in values:
             self.group = values["data-bot"]
-        elif tag == "circle" and self.group is not None:
-            self.chart[self.group] = float(values["cx"] or "nan")
+        elif values.get("class") == "dot" and self.group is not None:
+            self.chart[self.group] = float((values["style"] or "").removeprefix("left: ").rstrip("%"))
 
     def handle_endtag(self, tag: str) -> None:
         if tag in ("td", "th") and self.cell is not None and self.table is not None:
@@ -121,7 +122,7 @@ class Tables(HTMLParser):
             self.cell = None
         elif tag == "table":
             self.table = None
-        elif tag == "g":
+        elif tag == "div":
             self.group = None
 
     def handle_data(self, data: str) -> None:

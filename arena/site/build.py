@@ -1,0 +1,229 @@
+"""Write the published site of a stored tournament.
+
+Layout of ``out``::
+
+    index.html            the leaderboard (plus leaderboard.md and leaderboard.json)
+    games.html            every game, filterable by bot and by fault
+    bots/<bot>.html       a bot: rating over the tournament, head to head, its games
+    games/<id>.html       the replay viewer of one game (a few hundred bytes)
+    games/<id>.js         that game's replay data (see :mod:`arena.site.frames`)
+    static/               the viewer's code and the style sheet, shared by every page
+
+Every page works from ``file://``: no server, no request to anything outside ``out``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from arena.rating_input import rated_game, stored_leaderboard
+from arena.site.frames import replay_data
+from arena.site.names import file_stem
+from arena.site.pages import render_page
+from arena.site.privacy import public_bots, public_settings
+from arena.site.progress import rating_history
+from arena.store.db import StoredGame, Store
+from leaderboards.errors import LeaderboardError
+from leaderboards.model import Leaderboard, RatingSettings
+from leaderboards.publish import publish
+
+#: The shared files every page loads, from this package's ``static`` folder.
+STATIC_FILES = ("site.css", "replay.js", "wongar.js", "waroong.js", "games.js")
+
+_GAME_ID = re.compile(r"^[A-Za-z0-9._-]{1,80}$")
+
+
+@dataclass(frozen=True, slots=True)
+class SiteReport:
+    """What was written: the folder, how many replays, and their data size in bytes."""
+
+    out: Path
+    games: int
+    bots: int
+    replay_bytes: int
+
+    @property
+    def bytes_per_game(self) -> int:
+        """Average size of one game's replay data file."""
+        return self.replay_bytes // self.games if self.games else 0
+
+
+def private_board(board: Leaderboard, include_commands: bool) -> Leaderboard:
+    """``board`` with its tournament settings fit to publish (:func:`public_settings`)."""
+    if board.tournament is None:
+        return board
+    settings = public_settings(board.tournament.settings, include_commands)
+    return replace(board, tournament=replace(board.tournament, settings=settings))
+
+
+def build_site(
+    store: Store,
+    out: Path,
+    tournament: str | None = None,
+    settings: RatingSettings = RatingSettings(),
+    include_commands: bool = False,
+) -> SiteReport:
+    """Write the whole site of ``tournament`` (the only one stored when ``None``) into ``out``.
+
+    Raises :class:`LeaderboardError` when nothing can be rated yet or ``out`` cannot be written,
+    the store's error for an unknown tournament, and :class:`arena.tournament.TournamentError` for
+    a stored game that does not replay.
+    """
+    row = store.tournament(tournament)
+    board = private_board(stored_leaderboard(store, row.name, settings), include_commands)
+    games = store.games(row.name)
+    bots = public_bots(store.bots(row.name), include_commands)
+    names = sorted({b for g in games for b in g.record.bots} | {b["name"] for b in bots})
+    stems = {name: file_stem(name) for name in names}
+    try:
+        for folder in ("bots", "games", "static"):
+            (out / folder).mkdir(parents=True, exist_ok=True)
+        publish(board, out, bot_pages={n: f"bots/{s}.html" for n, s in stems.items()})
+        _copy_static(out / "static")
+        replay_bytes = _write_replays(games, out / "games", row.name)
+        _write(out / "games.html", render_page(
+            "games.html.j2", root="", title=f"{row.name}: games", games=[_summary(g) for g in games],
+            bots=names, stems=stems, faults=_fault_kinds(games),
+        ))
+        history = rating_history([rated_game(g.record) for g in games])
+        by_name = {b["name"]: b for b in bots}
+        for name in names:
+            _write(out / "bots" / f"{stems[name]}.html", _bot_page(
+                name, by_name.get(name, {"name": name}), board, games, history, stems, row.name,
+            ))
+    except OSError as exc:
+        raise LeaderboardError(f"cannot write the site to {out}: {exc.strerror or exc}") from None
+    return SiteReport(out, len(games), len(names), replay_bytes)
+
+
+def _write(path: Path, text: str) -> None:
+    path.write_text(text, encoding="utf-8")
+
+
+def _copy_static(folder: Path) -> None:
+    source = resources.files("arena.site") / "static"
+    for name in STATIC_FILES:
+        (folder / name).write_text((source / name).read_text(encoding="utf-8"), encoding="utf-8")
+
+
+def _script_json(data: Any) -> str:
+    """JSON safe inside a script file or element: no ``</script>``, no line separators raw."""
+    text = json.dumps(data, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    return text.replace("<", "\\u003c").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+
+
+def _write_replays(games: Sequence[StoredGame], folder: Path, tournament: str) -> int:
+    """One data file and one small page per game; returns the data files' total size."""
+    total = 0
+    for index, stored in enumerate(games):
+        game_id = stored.placement.game_id
+        if not _GAME_ID.match(game_id):
+            raise LeaderboardError(f"game id {game_id!r} cannot be a file name")
+        about = {
+            "tournament": tournament,
+            "table": stored.placement.table,
+            "deal": stored.placement.deal,
+            "rotation": stored.placement.rotation,
+            "number": index + 1,
+        }
+        data = replay_data(stored.record, game_id, about)
+        script = f"ArenaReplay.load({_script_json(data)});\n"
+        (folder / f"{game_id}.js").write_text(script, encoding="utf-8")
+        total += len(script.encode())
+        neighbours = (
+            games[index - 1].placement.game_id if index > 0 else None,
+            games[index + 1].placement.game_id if index + 1 < len(games) else None,
+        )
+        _write(folder / f"{game_id}.html", render_page(
+            "replay.html.j2", root="../", title=f"{tournament}: game {game_id}", game_id=game_id,
+            previous=neighbours[0], next=neighbours[1],
+        ))
+    return total
+
+
+def _fault_kinds(games: Sequence[StoredGame]) -> list[str]:
+    return sorted({f.kind.value for g in games for f in g.record.faults} | (
+        {"forfeit"} if any(g.record.forfeited for g in games) else set()
+    ))
+
+
+def _summary(stored: StoredGame) -> dict[str, Any]:
+    """A games-list row: id, seats with score and place, fault kinds, decisions."""
+    record = stored.record
+    kinds = sorted({f.kind.value for f in record.faults} | ({"forfeit"} if record.forfeited else set()))
+    return {
+        "id": stored.placement.game_id,
+        "table": stored.placement.table,
+        "deal": stored.placement.deal,
+        "rotation": stored.placement.rotation,
+        "game": f"{record.game} {record.variant}",
+        "seats": [
+            {"bot": bot, "score": score, "rank": rank, "forfeited": seat in record.forfeited,
+             "faults": sum(1 for f in record.faults if f.seat == seat)}
+            for seat, (bot, score, rank) in enumerate(zip(record.bots, record.scores, record.ranks))
+        ],
+        "faults": kinds,
+        "decisions": len(record.decisions),
+    }
+
+
+def _bot_page(
+    name: str,
+    bot: Mapping[str, Any],
+    board: Leaderboard,
+    games: Sequence[StoredGame],
+    history: Sequence[tuple[int, Mapping[str, float]]],
+    stems: Mapping[str, str],
+    tournament: str,
+) -> str:
+    standing = next((s for s in board.standings if s.bot == name), None)
+    meetings = [m for m in board.head_to_head if m.bot == name]
+    played = [_summary(g) for g in games if name in g.record.bots]
+    line = [(count, ratings[name]) for count, ratings in history if name in ratings]
+    return render_page(
+        "bot.html.j2", root="../", title=f"{tournament}: {name}", name=name, bot=bot,
+        standing=standing, meetings=meetings, games=played, chart=_line_chart(line, len(games)),
+        stems=stems, faults=next((f for f in board.faults if f.bot == name), None),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class LineChart:
+    """A rating line in SVG units: the polyline points, the y-axis ticks (y, label) and the
+    x-axis ends (x, label)."""
+
+    points: str
+    dots: tuple[tuple[float, float, str], ...]
+    ticks: tuple[tuple[float, str], ...]
+    width: int
+    height: int
+
+
+def _line_chart(line: Sequence[tuple[int, float]], total: int) -> LineChart | None:
+    """The bot's rating after each checkpoint, on an axis of games stored (None if no point)."""
+    if not line:
+        return None
+    width, height, left, top, bottom = 320, 160, 44, 10, 24
+    low = min(v for _, v in line)
+    high = max(v for _, v in line)
+    step = 50.0
+    while (high - low) / step > 5:
+        step *= 2
+    low, high = step * (low // step), step * (high // step + 1)
+
+    def x(count: int) -> float:
+        return round(left + (width - left - 8) * count / max(total, 1), 1)
+
+    def y(value: float) -> float:
+        return round(top + (height - top - bottom) * (high - value) / (high - low), 1)
+
+    dots = tuple((x(c), y(v), f"after {c} games: {v:.0f}") for c, v in line)
+    count = round((high - low) / step)
+    ticks = tuple((y(low + k * step), f"{low + k * step:.0f}") for k in range(count + 1))
+    return LineChart(" ".join(f"{a},{b}" for a, b, _ in dots), dots, ticks, width, height)

@@ -1,0 +1,138 @@
+"""A stored game as replay data for the viewer: every state from the deal to the end, rebuilt
+through the engine from the seed and the decisions, written as small changes step by step.
+
+Each step holds what changed since the step before, on separate channels: ``pub`` (what every
+seat saw alike) and ``priv[s]`` (what only seat ``s`` saw: its hand, a choice shown to it alone).
+The omniscient view joins every channel; "as seat N saw it" joins ``pub`` and ``priv[N]`` only, so
+the page never has another seat's hidden cards to show. A change is ``[path, value]`` (set) or
+``[path]`` (remove), ``path`` a list of keys and list indexes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from arena.record import MatchRecord
+from arena.tournament import TournamentError
+from engine.core import EngineError, IllegalAction, State
+from engine.registry import get_game
+
+Change = list[Any]
+
+
+def diff(old: Any, new: Any, path: list[Any] | None = None) -> list[Change]:
+    """The changes that turn ``old`` into ``new``: maps and equal-length lists are entered, any
+    other difference replaces the value whole."""
+    at = path or []
+    if old == new:
+        return []
+    if isinstance(old, Mapping) and isinstance(new, Mapping):
+        changes: list[Change] = []
+        for key in old:
+            if key not in new:
+                changes.append([[*at, key]])
+        for key, value in new.items():
+            if key in old:
+                changes += diff(old[key], value, [*at, key])
+            else:
+                changes.append([[*at, key], value])
+        return changes
+    if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
+        changes = []
+        for index, (was, now) in enumerate(zip(old, new)):
+            changes += diff(was, now, [*at, index])
+        return changes
+    return [[at, new]]
+
+
+def split_views(views: Sequence[Mapping[str, Any]]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Each seat's observation split into what all seats saw alike and what each saw alone
+    (``seat`` itself is left out: the viewer knows whose view it draws)."""
+    keys = {k for view in views for k in view if k != "seat"}
+    public: dict[str, Any] = {}
+    private: list[dict[str, Any]] = [{} for _ in views]
+    for key in sorted(keys):
+        first = views[0].get(key, _ABSENT)
+        if first is not _ABSENT and all(view.get(key, _ABSENT) == first for view in views[1:]):
+            public[key] = first
+        else:
+            for seat, view in enumerate(views):
+                if key in view:
+                    private[seat][key] = view[key]
+    return public, private
+
+
+_ABSENT = object()
+
+
+def running_scores(state: State) -> list[int]:
+    """Every seat's score at this moment, hidden parts included (Waroong Wars counts the customer
+    cards in hand, which the observations keep private)."""
+    scores = getattr(state, "scores")
+    return [int(s) for s in (scores() if callable(scores) else scores)]
+
+
+def replay_data(record: MatchRecord, game_id: str, about: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The replay of ``record`` as plain data for the viewer (see the module docstring).
+
+    ``about`` adds facts for the page (tournament, placement). Raises :class:`TournamentError` if
+    the record does not replay through its engine.
+    """
+    try:
+        game = get_game(f"{record.game}@{record.version}")
+        state = game.start(record.config, record.seed)
+    except EngineError as exc:
+        raise TournamentError(f"game {game_id}: cannot rebuild it: {exc}") from None
+    players = record.players
+    steps: list[dict[str, Any]] = []
+    log: list[list[Any]] = []
+    previous_public: dict[str, Any] = {}
+    previous_private: list[dict[str, Any]] = [{} for _ in range(players)]
+    previous_scores: list[int] = []
+    seen_events = 0
+
+    def snapshot() -> None:
+        nonlocal previous_public, previous_private, previous_scores, seen_events
+        public, private = split_views([state.observation(s) for s in range(players)])
+        step: dict[str, Any] = {"pub": diff(previous_public, public)}
+        private_changes = [diff(was, now) for was, now in zip(previous_private, private)]
+        if any(private_changes):
+            step["priv"] = private_changes
+        scores = running_scores(state)
+        if scores != previous_scores:
+            step["score"] = scores
+        events = [[None if e.seats is None else sorted(e.seats), e.data] for e in state.log[seen_events:]]
+        if events:
+            step["ev"] = events
+        steps.append(step)
+        previous_public, previous_private, previous_scores = public, private, scores
+        seen_events = len(state.log)
+
+    snapshot()
+    for ply, decision in enumerate(record.decisions):
+        label = state.action_label(decision.action)
+        try:
+            state.apply_checked(decision.seat, decision.action)
+        except IllegalAction as exc:
+            raise TournamentError(f"game {game_id}: decision {ply} does not replay: {exc}") from None
+        log.append([decision.seat, label, round(decision.elapsed * 1000, 1), decision.info, decision.fallback])
+        snapshot()
+    return {
+        "id": game_id,
+        "game": record.game,
+        "version": record.version,
+        "variant": record.variant,
+        "knobs": dict(record.knobs),
+        "seed": str(record.seed),
+        "bots": list(record.bots),
+        "scores": list(record.scores),
+        "ranks": list(record.ranks),
+        "forfeited": list(record.forfeited),
+        "faults": [[f.seat, f.kind.value, f.ply, f.detail] for f in record.faults],
+        "duration": round(record.duration, 2),
+        "complete": state.is_over(),
+        "about": dict(about or {}),
+        "log": log,
+        "steps": steps,
+    }
