@@ -103,7 +103,7 @@ def _chart(board: Leaderboard) -> Chart:
     span = max(high - low, 1.0)
     step = _tick_step(span)
     first = step * (low // step)
-    last = step * -(-high // step)
+    last = max(step * -(-high // step), first + step)  # never an empty axis
 
     def x(value: float) -> float:
         return round(100 * (value - first) / (last - first), 2)

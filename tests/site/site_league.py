@@ -1,0 +1,86 @@
+"""A stored tournament for the site's tests, made quickly: every scheduled game of a real config
+played to the end through the engine by seeded random choices (no bot processes), with a fault
+for the bot called ``faulty`` and ``info`` maps that try to inject markup, committed to a real
+results database."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from arena.record import DecisionRecord, Fault, FaultKind, MatchRecord
+from arena.store.db import BotRow, Placement, Store
+from arena.tournament.config import load_config
+from arena.tournament.schedule import build_schedule
+from engine.registry import get_game
+
+#: A value that must never reach a published file.
+SECRET = "s3cr3t-token-value"
+#: An ``info`` text that would run script if it were ever treated as markup.
+MARKUP = '<img src=x onerror="document.title=\'pwned\'">'
+
+CONFIG = """
+name = "{name}"
+game = "{game}"
+variant = "{variant}"
+table_size = 3
+deals = 1
+time_control = "1s"
+seed = 11
+[[bots]]
+name = "alpha"
+bot = "random"
+env = {{ ARENA_SEED = "1", API_TOKEN = "{secret}" }}
+[[bots]]
+name = "beta-bot"
+bot = "greedy"
+[[bots]]
+name = "faulty"
+bot = "python3 faulty_bot.py --level 3"
+"""
+
+
+def store_league(folder: Path, game: str, variant: str) -> Path:
+    """``folder/<game>.db`` holding the whole tournament of :data:`CONFIG` for ``game``."""
+    toml = folder / f"{game}.toml"
+    toml.write_text(CONFIG.format(name=f"{game}-night", game=game, variant=variant, secret=SECRET))
+    (folder / "faulty_bot.py").write_text("raise SystemExit(0)\n")
+    config = load_config(toml)
+    path = folder / f"{game}.db"
+    with Store(path) as store:
+        store.add_tournament(config.name, config.fingerprint(), config.to_plain(), [
+            BotRow(b.name, "1.0", ("python3", "-m", "bots.random", "--depth", "4"), f"files-{b.name}")
+            for b in config.bots
+        ])
+        for scheduled in build_schedule(config).games:
+            placement = Placement(scheduled.id, scheduled.generation, scheduled.table,
+                                  scheduled.deal, scheduled.rotation)
+            store.add_game(config.name, placement, play(game, variant, scheduled.seed, scheduled.bots))
+    return path
+
+
+def play(game_name: str, variant: str, seed: int, bots: tuple[str, ...]) -> MatchRecord:
+    """A whole game by seeded random choices; ``faulty`` makes an illegal reply at its 3rd turn."""
+    game = get_game(game_name)
+    config = game.configure(len(bots), variant, {})
+    state = game.start(config, seed)
+    rng = random.Random(seed)
+    decisions: list[DecisionRecord] = []
+    faults: list[Fault] = []
+    turns = [0] * len(bots)
+    while not state.is_over():
+        seat = state.to_move()[0]
+        action = rng.choice(state.legal_actions(seat))
+        turns[seat] += 1
+        faulted = bots[seat] == "faulty" and turns[seat] == 3
+        if faulted:
+            faults.append(Fault(seat, FaultKind.ILLEGAL, len(decisions), "action 99999 is not legal now"))
+        info = {"depth": turns[seat], "note": MARKUP} if bots[seat] == "alpha" else None
+        decisions.append(DecisionRecord(seat, action, 0.001 * (1 + seat), info, faulted))
+        state.apply(seat, action)
+    result = state.result()
+    return MatchRecord(
+        game=game_name, version=game.version, variant=config.variant, knobs=dict(config.knobs),
+        seed=seed, bots=bots, decisions=tuple(decisions), faults=tuple(faults),
+        scores=result.scores, ranks=result.ranks, duration=0.5, detail={"result": result.detail},
+    )

@@ -1,0 +1,152 @@
+"""The published site: its files and links, replay data that rebuilds every observation the
+engine gave, what it must never publish, and bot text kept inert."""
+
+from __future__ import annotations
+
+import json
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from arena.site.build import SiteReport, build_site
+from arena.site.frames import diff
+from arena.store.db import Store
+from engine.registry import get_game
+from leaderboards.model import RatingSettings
+from site_league import MARKUP, SECRET
+
+
+class Links(HTMLParser):
+    """Every href and src of a page, and the ids of its table rows' data."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.targets: list[str] = []
+        self.rows: list[dict[str, str | None]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        for key, value in attrs:
+            if key in ("href", "src") and value:
+                self.targets.append(value)
+        if tag == "tr" and any(k == "data-bots" for k, _ in attrs):
+            self.rows.append(dict(attrs))
+
+
+def links(page: Path) -> Links:
+    parser = Links()
+    parser.feed(page.read_text(encoding="utf-8"))
+    return parser
+
+
+def replay(site: SiteReport, game_id: str) -> dict[str, Any]:
+    text = (site.out / "games" / f"{game_id}.js").read_text(encoding="utf-8")
+    assert text.startswith("ArenaReplay.load(") and text.endswith(");\n")
+    data: dict[str, Any] = json.loads(text[len("ArenaReplay.load("):-3])
+    return data
+
+
+def apply(target: Any, change: list[Any]) -> None:
+    """One change of the replay data, as the viewer applies it."""
+    path = change[0]
+    for key in path[:-1]:
+        target = target[key]
+    if len(change) == 1:
+        del target[path[-1]]
+    else:
+        target[path[-1]] = json.loads(json.dumps(change[1]))
+
+
+@pytest.mark.parametrize("game", ["wongar", "waroong"])
+def test_every_page_and_file_links_only_inside_the_site(game: str, sites: dict[str, SiteReport]) -> None:
+    site = sites[game]
+    pages = sorted(site.out.rglob("*.html"))
+    assert (site.out / "index.html") in pages and (site.out / "games.html") in pages
+    assert len(list((site.out / "bots").glob("*.html"))) == site.bots == 3
+    assert len(list((site.out / "games").glob("*.js"))) == site.games == 3
+    for page in pages:
+        for target in links(page).targets:
+            assert not re.match(r"^[a-z]+:|^//", target), f"{page.name} links outside: {target}"
+            assert (page.parent / target.split("#")[0]).resolve().is_file(), f"{page.name}: {target} is missing"
+
+
+@pytest.mark.parametrize("game", ["wongar", "waroong"])
+def test_replay_data_rebuilds_what_every_seat_saw_and_the_final_scores(
+    game: str, leagues: dict[str, Path], sites: dict[str, SiteReport]
+) -> None:
+    with Store(leagues[game]) as store:
+        stored = store.games()
+    for entry in stored:
+        record = entry.record
+        data = replay(sites[game], entry.placement.game_id)
+        assert len(data["steps"]) == len(record.decisions) + 1
+        state = get_game(f"{record.game}@{record.version}").start(record.config, record.seed)
+        public: dict[str, Any] = {}
+        private: list[dict[str, Any]] = [{} for _ in record.bots]
+        for index, step in enumerate(data["steps"]):
+            if index:
+                decision = record.decisions[index - 1]
+                state.apply(decision.seat, decision.action)
+            for change in step["pub"]:
+                apply(public, change)
+            for seat, changes in enumerate(step.get("priv", [])):
+                for change in changes:
+                    apply(private[seat], change)
+            views = [{k: v for k, v in state.observation(s).items() if k != "seat"} for s in range(record.players)]
+            for seat, expected in enumerate(views):
+                assert {**public, **private[seat]} == expected, f"step {index}, seat {seat}"
+            for key, value in public.items():  # the shared channel holds only what every seat saw
+                assert all(view[key] == value for view in views), f"step {index}: {key}"
+        final = [s for s in (step.get("score") for step in data["steps"]) if s is not None][-1]
+        assert final == list(record.scores) == data["scores"]
+        assert data["ranks"] == list(record.ranks)
+
+
+def test_the_diff_enters_maps_and_lists_and_replaces_the_rest() -> None:
+    assert diff({"a": [1, 2], "b": 1}, {"a": [1, 3], "c": None}) == [[["b"]], [["a", 1], 3], [["c"], None]]
+    assert diff([1, 2], [1, 2, 3]) == [[[], [1, 2, 3]]]
+    assert diff({"x": {"y": 1}}, {"x": {"y": 1}}) == []
+
+
+@pytest.mark.parametrize("game", ["wongar", "waroong"])
+def test_nothing_published_holds_env_values_or_commands(game: str, sites: dict[str, SiteReport]) -> None:
+    for path in sites[game].out.rglob("*"):
+        if path.is_file():
+            text = path.read_text(encoding="utf-8")
+            assert SECRET not in text, path
+            assert "faulty_bot.py" not in text and "bots.random" not in text, path
+    index = (sites[game].out / "index.html").read_text(encoding="utf-8")
+    assert "API_TOKEN" in index and "(hidden)" in index
+    bot_page = (sites[game].out / "bots" / "alpha.html").read_text(encoding="utf-8")
+    assert "version 1.0" in bot_page and "files-alpha" in bot_page
+
+
+def test_commands_are_published_only_when_asked(leagues: dict[str, Path], tmp_path: Path) -> None:
+    with Store(leagues["wongar"]) as store:
+        site = build_site(store, tmp_path, settings=RatingSettings(bootstrap_samples=4), include_commands=True)
+    texts = "\n".join(p.read_text(encoding="utf-8") for p in site.out.rglob("*.html"))
+    assert "faulty_bot.py --level 3" in texts and "bots.random" in texts
+    assert SECRET not in texts and "API_TOKEN" in texts  # env values stay hidden
+    assert "bots.random --depth 4" in texts
+
+
+@pytest.mark.parametrize("game", ["wongar", "waroong"])
+def test_bot_supplied_markup_stays_data(game: str, sites: dict[str, SiteReport]) -> None:
+    site = sites[game]
+    raw = "\n".join(p.read_text(encoding="utf-8") for p in site.out.rglob("*") if p.is_file())
+    assert "<img" not in raw
+    notes = [info["note"] for g in (site.out / "games").glob("*.js")
+             for _, _, _, info, _ in replay(site, g.stem)["log"] if info]
+    assert notes and set(notes) == {MARKUP}
+
+
+def test_games_list_marks_faults_and_the_size_per_game_is_measured(sites: dict[str, SiteReport]) -> None:
+    site = sites["wongar"]
+    rows = links(site.out / "games.html").rows
+    assert len(rows) == 3
+    assert all(row["data-faults"] == "illegal" for row in rows)  # faulty sits at every table
+    sizes = [p.stat().st_size for p in (site.out / "games").glob("*.js")]
+    assert site.replay_bytes == sum(sizes) and site.bytes_per_game == sum(sizes) // 3
+    assert site.bytes_per_game < 200_000
