@@ -11,11 +11,12 @@ from typing import cast
 from arena.record import MatchRecord
 from arena.store.db import Store
 from arena.tournament.config import config_from_plain
-from arena.tournament.schedule import build_schedule
+from arena.tournament.schedule import build_schedule, stored_results
+from arena.tournament.sprt import stored_sprt
 from engine.core import Wire
 from leaderboards.build import build_leaderboard
 from leaderboards.errors import LeaderboardError
-from leaderboards.model import Leaderboard, RatingSettings, TournamentInfo
+from leaderboards.model import Leaderboard, RatingSettings, Rounds, TournamentInfo
 from leaderboards.results import RatedGame
 
 
@@ -38,7 +39,8 @@ def stored_leaderboard(
 ) -> Leaderboard:
     """Rate every stored game of ``tournament`` (the only one stored when ``None``).
 
-    The board is provisional while scheduled games are missing. Raises :class:`LeaderboardError`
+    The board is provisional while scheduled games are missing (and a gauntlet's early-stopping
+    test has no verdict). It shows a swiss tournament's rounds and where the test stands. Raises :class:`LeaderboardError`
     when nothing can be rated yet, and the store's own error for an unknown tournament.
     """
     row = store.tournament(tournament)
@@ -49,10 +51,15 @@ def stored_leaderboard(
             f"`arena tournament run` or `arena tournament resume --db {store.path}`"
         )
     config = config_from_plain(row.config, source=f"{store.path}: tournament {row.name!r}")
-    scheduled = len(build_schedule(config))
+    schedule = build_schedule(config, stored_results(games) if config.rounds else None)
+    sprt = stored_sprt(config, games)
     info = TournamentInfo(
         name=row.name,
         settings=cast(dict[str, Wire], dict(row.config)),
-        provisional=len(games) < scheduled,
+        provisional=len(games) < len(schedule) and (sprt is None or sprt.verdict is None),
+        sprt=sprt,
+        rounds=Rounds(schedule.rounds_played({g.placement.game_id for g in games}), schedule.rounds)
+        if schedule.rounds
+        else None,
     )
     return build_leaderboard((rated_game(g.record) for g in games), info, settings)

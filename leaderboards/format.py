@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from leaderboards.model import SeatAdvantage, Standing
+from leaderboards.model import Leaderboard, SeatAdvantage, Standing
 
 MISSING = "—"
 
@@ -57,3 +57,15 @@ def bot_label(standing: Standing) -> str:
     if not standing.flags:
         return standing.bot
     return f"{standing.bot} ({', '.join(flag.value for flag in standing.flags)})"
+
+
+def progress_lines(board: Leaderboard) -> list[str]:
+    """Where a swiss tournament's rounds and a gauntlet's early-stopping test stand (none for
+    other formats)."""
+    info = board.tournament
+    lines: list[str] = []
+    if info is not None and info.rounds is not None:
+        lines.append(f"swiss: {info.rounds.played} of {info.rounds.total} rounds played")
+    if info is not None and info.sprt is not None:
+        lines.append(info.sprt.describe())
+    return lines

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from engine.core import Wire
+from leaderboards.sprt import SprtResult
 
 
 class Flag(str, enum.Enum):
@@ -29,12 +30,23 @@ class Flag(str, enum.Enum):
 
 
 @dataclass(frozen=True, slots=True)
+class Rounds:
+    """A swiss tournament's rounds: ``played`` (every game stored) of ``total``."""
+
+    played: int
+    total: int
+
+
+@dataclass(frozen=True, slots=True)
 class TournamentInfo:
-    """What was rated: a name, the settings to publish (plain data), and whether play is still going."""
+    """What was rated: a name, the settings to publish (plain data), whether play is still going,
+    and where a gauntlet's early-stopping test stands (``sprt``) or a swiss tournament's ``rounds``."""
 
     name: str
     settings: Mapping[str, Wire] = field(default_factory=dict)
     provisional: bool = False
+    sprt: SprtResult | None = None
+    rounds: Rounds | None = None
 
 
 #: Resamples for the intervals: with the expanded percentile interval, enough for 95% intervals to

@@ -11,6 +11,7 @@ from importlib.resources import files
 from typing import Any
 
 from leaderboards.model import Leaderboard
+from leaderboards.sprt import SprtResult
 
 #: Names the layout of the JSON document; bumped on any incompatible change.
 SCHEMA_ID = "arena-leaderboard/2"
@@ -25,7 +26,12 @@ def leaderboard_data(board: Leaderboard) -> dict[str, Any]:
         "provisional": board.provisional,
         "tournament": None
         if tournament is None
-        else {"name": tournament.name, "settings": dict(tournament.settings)},
+        else {
+            "name": tournament.name,
+            "settings": dict(tournament.settings),
+            "sprt": None if tournament.sprt is None else sprt_data(tournament.sprt),
+            "rounds": None if tournament.rounds is None else asdict(tournament.rounds),
+        },
         "settings": asdict(board.settings),
         "games": board.games,
         "blocks": board.blocks,
@@ -39,6 +45,21 @@ def leaderboard_data(board: Leaderboard) -> dict[str, Any]:
         "latency": [asdict(entry) for entry in board.latency],
         "groups": [list(group) for group in board.groups],
         "notes": list(board.notes),
+    }
+
+
+def sprt_data(result: SprtResult) -> dict[str, Any]:
+    """The early-stopping test as plain data."""
+    return {
+        "candidate": result.candidate,
+        **result.settings.to_plain(),
+        "blocks": result.blocks,
+        "score": result.score,
+        "elo": result.elo,
+        "llr": result.llr,
+        "lower": result.lower,
+        "upper": result.upper,
+        "verdict": result.verdict,
     }
 
 

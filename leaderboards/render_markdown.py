@@ -29,6 +29,8 @@ def render_markdown(board: Leaderboard) -> str:
             "",
         ]
     parts += [f"**Note:** {note}." for note in board.notes] + ([""] if board.notes else [])
+    progress = fmt.progress_lines(board)
+    parts += [f"**{markdown(line)}**" for line in progress] + ([""] if progress else [])
     parts += ["## Ratings", ""]
     parts += _table(
         ["rank", "bot", "Elo", f"−/+ {confidence}%", "pairwise Elo", "games", "score",

@@ -64,5 +64,6 @@ def _caption(board: Leaderboard) -> Text:
             f"the field is split into {len(board.groups)} groups that never met: "
             "compare ratings only within a group"
         )
+    lines.extend(fmt.progress_lines(board))
     lines.extend(f"note: {note}" for note in board.notes)
     return Text("\n".join(terminal(line) for line in lines))

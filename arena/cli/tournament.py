@@ -20,17 +20,21 @@ from arena.store.db import Store
 from arena.store.lock import RunnerLock
 from arena.tournament.builds import ALLOW_FLAG
 from arena.tournament.cluster import ClusterLost, DaskExecutor
-from arena.tournament.config import TournamentConfig, config_from_plain, load_config
+from arena.tournament.config import Format, TournamentConfig, config_from_plain, load_config
 from arena.tournament.cpus import slot_pinnings
 from arena.tournament.display import Display, Tally
 from arena.tournament.executors import Executor, LocalExecutor
 from arena.tournament.plan import effective_concurrency, make_plan
+from arena.tournament.late import add_late_entry, late_entry
 from arena.tournament.runner import RunSummary, run_tournament, validate
-from arena.tournament.schedule import build_schedule
+from arena.tournament.sampled import balance
+from arena.tournament.schedule import Schedule, build_schedule, stored_results
+from arena.tournament.sprt import stored_sprt
 from leaderboards.render_table import render_table
 
 tournament_app = typer.Typer(
-    help="Plan, run and resume tournaments (round-robins and gauntlets, played in duplicate).",
+    help="Plan, run and resume tournaments (round-robin, gauntlet, sampled and swiss, played in "
+    "duplicate).",
     no_args_is_help=True,
 )
 
@@ -94,7 +98,12 @@ AllowChangedOpt = Annotated[
 GameOpt = Annotated[str | None, typer.Option("--game", help="The game, name or name@version.")]
 VariantOpt = Annotated[str | None, typer.Option("--variant", help="The game's variant.")]
 FormatOpt = Annotated[
-    str | None, typer.Option("--format", help="round-robin or gauntlet (with candidates).")
+    str | None,
+    typer.Option(
+        "--format",
+        help="round-robin, gauntlet (with candidates), sampled (with tables_per_bot in the config) "
+        "or swiss (with rounds).",
+    ),
 ]
 CandidateOpt = Annotated[
     list[str] | None,
@@ -178,6 +187,8 @@ def plan_command(
         f"{plan.generations} generations: each bot process meets every deal at most once"
     )
     console.print(f"bot processes: {restarts}")
+    for line in _format_lines(config, schedule):
+        console.print(inert(line))
     console.print(
         f"about {plan.decisions_per_game} decisions a game; at most "
         f"{plan.max_thinking_per_game:.1f} s thinking a game; "
@@ -198,6 +209,32 @@ def plan_command(
                 inert(", ".join(planned.bots)),
             )
         console.print(table)
+
+
+def _format_lines(config: TournamentConfig, schedule: Schedule) -> list[str]:
+    """What ``plan`` says of the format: a sampled draw's balance, swiss rounds, early stopping."""
+    names = [b.name for b in config.bots]
+    lines: list[str] = []
+    if config.format is Format.SAMPLED:
+        lines += balance(schedule.tables, names).describe().splitlines()
+    if config.format is Format.SWISS:
+        per_round = len(names) // config.table_size
+        byes = len(names) % config.table_size
+        lines.append(
+            f"swiss: {config.rounds} rounds of {per_round} tables; the first drawn at random, each "
+            "next from the standings after the one before"
+            + (f"; {byes} bots sit out each round (fewest byes first)" if byes else "")
+        )
+    if config.late_entries:
+        lines.append(f"late entries (tables after the others): {', '.join(config.late_entries)}")
+    if config.sprt is not None:
+        rule = config.sprt
+        lines.append(
+            f"early stopping: SPRT elo0 {rule.elo0:g}, elo1 {rule.elo1:g}, alpha {rule.alpha:g}, "
+            f"beta {rule.beta:g}; stops when the LLR leaves ({rule.lower:.2f}, {rule.upper:.2f}); "
+            f"the games above are the most it plays"
+        )
+    return lines
 
 
 def _duration(seconds: float) -> str:
@@ -338,22 +375,71 @@ def status_command(db: DbOpt = DEFAULT_DB, tournament: TournamentOpt = None) -> 
     with open_store(db) as store, user_errors():
         row = store.tournament(tournament)
         config = config_from_plain(row.config, source=f"{db}: tournament {row.name!r}")
-        schedule = build_schedule(config)
+        games = store.games(row.name)
+        schedule = build_schedule(config, stored_results(games) if config.rounds else None)
         stored = store.stored_ids(row.name)
         tally = Tally(total=len(schedule))
-        for game in store.games(row.name):
+        for game in games:
             tally.add(game.record)
-    missing = sum(1 for g in schedule if g.id not in stored)
+        sprt = stored_sprt(config, games)
+    missing = len(schedule) - len(stored & {g.id for g in schedule})
     say(
         f"{row.name}: {tally.done} of {tally.total} games stored, {missing} to play, "
         f"{tally.flagged} faults and forfeits ({tally.faults} faults, {tally.forfeits} forfeits)"
     )
+    if schedule.rounds:
+        say(f"swiss: {schedule.rounds_played(stored)} of {schedule.rounds} rounds played, "
+            f"{schedule.formed} formed")
+    if sprt is not None:
+        say(sprt.describe() + (": stopped early" if sprt.verdict and missing else ""))
     table = Table("bot", "games", "avg rank", "wins", "faults", title="standings")
     for bot, standing in tally.ordered():
         table.add_row(inert(bot), str(standing.games), f"{standing.average_rank:.2f}",
                       str(standing.wins), str(standing.flagged))
     console.print(table)
     say("faults: every fault and forfeit, counted as the leaderboard counts them")
+
+
+@tournament_app.command("add-bot")
+def add_bot_command(
+    bot: Annotated[
+        str,
+        typer.Argument(
+            help="A built-in bot's name, a command line (run in the current folder) or a manifest "
+            "file.",
+            show_default=False,
+        ),
+    ],
+    db: DbOpt = DEFAULT_DB,
+    tournament: TournamentOpt = None,
+    name: Annotated[
+        str | None, typer.Option("--name", help="Its name in the tournament (default: its own).")
+    ] = None,
+    nodes: Annotated[
+        int | None, typer.Option("--nodes", help="A node budget, given as ARENA_NODES.")
+    ] = None,
+    trusted: Annotated[
+        bool, typer.Option("--trusted", help="The organiser's own bot: it may run unsandboxed.")
+    ] = False,
+) -> None:
+    """Add a late entrant to a stored round-robin or sampled tournament: its tables join the
+    schedule after every other (a sampled one: tables_per_bot tables against the bots that have
+    met it least), no stored game changes, and the stored config records the entry
+    (late_entries). Then play its games with `arena tournament resume`.
+
+    Example: arena tournament add-bot "python3 newbot.py" --name newbot --db league.db
+    """
+    if not db.exists():
+        raise fail(f"{db}: no results database here (give --db PATH)")
+    with _runner_lock(db), open_store(db) as store, user_errors():
+        stored = store.tournament(tournament)
+        before = len(build_schedule(config_from_plain(stored.config, source=str(db))))
+        config = add_late_entry(store, tournament, late_entry(bot, name, nodes, trusted, Path.cwd()))
+    after = len(build_schedule(config))
+    say(
+        f"added {config.bots[-1].name} to {config.name}: {after - before} new games "
+        f"({after} in all); play them with: arena tournament resume --db {db}"
+    )
 
 
 def _executor(config: TournamentConfig, cluster: str | None) -> Executor:
@@ -413,7 +499,10 @@ def _report(summary: RunSummary, store: Store, tournament: str) -> None:
         f"played {summary.played} games ({summary.already} were already stored); "
         f"{summary.total - summary.missing} of {summary.total} stored in {store.path}"
     )
-    if summary.missing == 0:
+    decided = summary.sprt is not None and summary.sprt.verdict is not None
+    if summary.sprt is not None:
+        say(summary.sprt.describe() + (": stopped early" if decided and summary.missing else ""))
+    if summary.missing == 0 or decided:
         with user_errors(), console.status("computing the leaderboard"):
             board = stored_leaderboard(store, tournament)
         console.print(render_table(board))

@@ -204,6 +204,28 @@ class Store:
                 [(name, b.name, b.files_hash, json.dumps(dict(b.files)), created) for b in bots],
             )
 
+    def add_late_entry(
+        self, name: str, fingerprint: str, config: Mapping[str, Any], bot: BotRow
+    ) -> None:
+        """Store ``bot`` as a late entrant of tournament ``name`` (as build 1), with the config and
+        fingerprint that now include it; stored games are untouched. Raises :class:`StoreError`
+        if there is no such tournament."""
+        with self._transaction():
+            updated = self._db.execute(
+                "UPDATE tournaments SET fingerprint = ?, config = ? WHERE name = ?",
+                (fingerprint, json.dumps(config, sort_keys=True), name),
+            ).rowcount
+            if not updated:
+                raise StoreError(f"{self.path}: no tournament {name!r}")
+            self._db.execute(
+                "INSERT INTO bots VALUES (?, ?, ?, ?, ?)",
+                (name, bot.name, bot.version, json.dumps(list(bot.command)), bot.files_hash),
+            )
+            self._db.execute(
+                "INSERT INTO bot_builds VALUES (?, ?, 1, ?, ?, ?)",
+                (name, bot.name, bot.files_hash, json.dumps(dict(bot.files)), time.time()),
+            )
+
     def builds(self, tournament: str) -> list[BuildRow]:
         """Every build of every bot of ``tournament``, by bot name then build."""
         rows = self._rows(

@@ -23,6 +23,7 @@ from arena.manifest import BotSpec, ManifestError, builtin_bots, resolve_bot
 from arena.tournament import TournamentError
 from engine.core import ConfigError, KnobValue, MatchConfig
 from engine.registry import get_game
+from leaderboards.sprt import SprtError, SprtSettings
 from protocols.codec import BOT_FRAME_LIMIT
 from protocols.messages import ENV_NODES
 
@@ -34,6 +35,12 @@ class Format(str, enum.Enum):
     """Every table of ``table_size`` bots from the whole field."""
     GAUNTLET = "gauntlet"
     """Every candidate with every ``table_size - 1`` bots of the pool (the non-candidates)."""
+    SAMPLED = "sampled"
+    """``tables_per_bot`` tables for every bot, drawn from the seed so that pairs of bots share
+    tables as evenly as the numbers allow (:mod:`arena.tournament.sampled`)."""
+    SWISS = "swiss"
+    """``rounds`` rounds of tables of bots of similar standing, each round formed from the games
+    stored before it (:mod:`arena.tournament.swiss`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,6 +144,15 @@ class TournamentConfig:
     #: Untrusted bots run in the sandbox; ``False`` (``--no-sandbox``) runs every bot unconfined,
     #: and the stored tournament and its leaderboard say so.
     sandbox: bool = True
+    #: Tables each bot plays (format ``sampled``).
+    tables_per_bot: int = 0
+    #: Rounds (format ``swiss``).
+    rounds: int = 0
+    #: Early stopping of a one-candidate gauntlet (``sprt = { elo0, elo1, alpha, beta }``).
+    sprt: SprtSettings | None = None
+    #: Bots added to the stored tournament after it started, in the order added (the last bots of
+    #: ``bots``); their tables come after the others (``arena tournament add-bot``).
+    late_entries: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if not self.sandbox:
@@ -177,6 +193,14 @@ class TournamentConfig:
             plain["wall_cap"] = self.clock.wall_cap
         if not self.sandbox:
             plain["sandbox"] = False
+        if self.tables_per_bot:
+            plain["tables_per_bot"] = self.tables_per_bot
+        if self.rounds:
+            plain["rounds"] = self.rounds
+        if self.sprt is not None:
+            plain["sprt"] = self.sprt.to_plain()
+        if self.late_entries:
+            plain["late_entries"] = list(self.late_entries)
         return plain
 
     def fingerprint(self) -> str:
@@ -217,6 +241,10 @@ _TOP_KEYS = {
     "wall_cap": "a number",
     "trusted": "true or false",
     "sandbox": "true or false",
+    "tables_per_bot": "a whole number",
+    "rounds": "a whole number",
+    "sprt": "a table",
+    "late_entries": "a list of strings",
     "bots": "an array of tables",
 }
 _BOT_KEYS = ("name", "bot", "env", "nodes", "trusted")
@@ -324,6 +352,9 @@ def parse_config(
         raise top.error("format", f"must be one of {allowed}, not {fmt_name!r}") from None
     candidates = top.strings("candidates", [])
     _check_field(top, fmt, bots, candidates, table_size)
+    tables_per_bot, rounds = _check_format_counts(top, fmt)
+    sprt = _sprt_settings(top, fmt, candidates)
+    late_entries = _late_entries(top, fmt, bots)
     knobs = top.table("knobs")
     for key, value in knobs.items():
         if not isinstance(value, (bool, int, float, str)):
@@ -352,7 +383,58 @@ def parse_config(
         clock=_clock_rule(top),
         seed_drawn="seed" not in raw,
         sandbox=top.boolean("sandbox", True),
+        tables_per_bot=tables_per_bot,
+        rounds=rounds,
+        sprt=sprt,
+        late_entries=late_entries,
     )
+
+
+def _check_format_counts(top: _Reader, fmt: Format) -> tuple[int, int]:
+    """``tables_per_bot`` (required by, and only for, ``sampled``) and ``rounds`` (``swiss``)."""
+    counts = {"tables_per_bot": Format.SAMPLED, "rounds": Format.SWISS}
+    found = []
+    for key, needs in counts.items():
+        if fmt is needs:
+            found.append(top.integer(key, _REQUIRED, minimum=1))
+        elif key in top.data:
+            raise top.error(key, f"only the {needs.value} format has {key}")
+        else:
+            found.append(0)
+    return found[0], found[1]
+
+
+def _sprt_settings(top: _Reader, fmt: Format, candidates: Sequence[str]) -> SprtSettings | None:
+    """The ``sprt`` table: early stopping, for a gauntlet of one candidate."""
+    if "sprt" not in top.data:
+        return None
+    reader = _Reader(top.source, top.table("sprt"), prefix="sprt.")
+    keys = ("elo0", "elo1", "alpha", "beta")
+    reader.reject_unknown(keys)
+    if fmt is not Format.GAUNTLET or len(candidates) != 1:
+        raise top.error("sprt", "early stopping needs a gauntlet with exactly one candidate")
+    defaults = SprtSettings()
+    values = {
+        key: float(reader._get(key, (int, float), "a number", getattr(defaults, key)))
+        for key in keys
+    }
+    try:
+        return SprtSettings(**values)
+    except SprtError as exc:
+        raise top.error("sprt", str(exc)) from None
+
+
+def _late_entries(top: _Reader, fmt: Format, bots: Sequence[BotEntry]) -> tuple[str, ...]:
+    """``late_entries``: names of the last bots of the field, for a round-robin or sampled one."""
+    late = top.strings("late_entries", [])
+    if not late:
+        return late
+    if fmt not in (Format.ROUND_ROBIN, Format.SAMPLED):
+        raise top.error("late_entries", "only a round-robin or sampled tournament takes late entries")
+    names = [b.name for b in bots]
+    if len(set(late)) != len(late) or names[len(names) - len(late):] != list(late):
+        raise top.error("late_entries", "must name the last bots of the field, in their order")
+    return late
 
 
 def _clock_rule(top: _Reader) -> ClockRule:
@@ -403,7 +485,7 @@ def _check_field(
     top: _Reader, fmt: Format, bots: Sequence[BotEntry], candidates: Sequence[str], table_size: int
 ) -> None:
     names = {b.name for b in bots}
-    if fmt is Format.ROUND_ROBIN:
+    if fmt is not Format.GAUNTLET:
         if candidates:
             raise top.error("candidates", "only a gauntlet has candidates")
         if table_size > len(bots):

@@ -3,6 +3,10 @@
 Only this process writes the store, one transaction per game, so an interrupted run (Ctrl-C, or
 SIGKILL) leaves every game either stored whole or not at all; running again plays exactly the games
 whose ids are missing.
+
+Games are played wave by wave (see :mod:`arena.tournament.schedule`): a swiss schedule is built
+again from the stored games after each round, and a gauntlet with early stopping ends as soon as its
+test reaches a verdict (games in progress then are dropped, unstored).
 """
 
 from __future__ import annotations
@@ -18,7 +22,9 @@ from arena.tournament.config import TournamentConfig
 from arena.tournament.display import Display, Tally
 from arena.tournament.executors import Executor
 from arena.tournament.jobs import JobDone, MatchJob
-from arena.tournament.schedule import Schedule, build_schedule, repeated_deals
+from arena.tournament.schedule import Schedule, build_schedule, repeated_deals, stored_results
+from arena.tournament.sprt import SprtMonitor
+from leaderboards.sprt import SprtResult
 
 #: Seconds the runner waits for an outcome before refreshing the display.
 TICK = 0.25
@@ -32,6 +38,8 @@ class RunSummary:
     already: int
     played: int
     failed: int
+    #: The early-stopping test where it stands at the end (``None`` without one).
+    sprt: SprtResult | None = None
 
     @property
     def missing(self) -> int:
@@ -68,6 +76,8 @@ def register(
     (new builds included).
     Returns its schedule and each bot's build number. Nothing is stored when a check fails."""
     schedule = validate(config)
+    if config.rounds:
+        schedule = build_schedule(config, stored_results(store.games(config.name)))
     for row in store.tournaments():
         if row.name == config.name and row.fingerprint != config.fingerprint():
             raise TournamentError(
@@ -108,49 +118,70 @@ def run_tournament(
         config = keep_stored_seed(store, config)
         schedule, builds = register(store, config, executor, allow_changed)
         stored = store.stored_ids(config.name)
-        pending = [g for g in schedule if g.id not in stored]
+        already = len(stored)
         by_id = schedule.by_id()
         tally = display.tally if display is not None else Tally(total=len(schedule))
-        for earlier in store.games(config.name):
-            tally.add(earlier.record)
+        earlier = store.games(config.name)
+        for stored_game in earlier:
+            tally.add(stored_game.record)
+        monitor = SprtMonitor(config) if config.sprt is not None else None
+        if monitor is not None:
+            monitor.add_stored(earlier)
         if display is not None:
             display.baseline()
-        unfinished = {g.id for g in pending}
         played = failed = 0
-        for game in pending:
-            executor.submit(MatchJob.of(config, game))
-        while unfinished:
-            tally.running = executor.running
-            for outcome in executor.collect(TICK):
-                unfinished.discard(outcome.game_id)
+        tried: set[str] = set()  # a game that fails is left for the next run
+        unfinished: set[str] = set()
+        while monitor is None or monitor.result().verdict is None:
+            pending = [g for g in schedule if g.id not in stored and g.id not in tried]
+            if not pending:
+                break
+            wave = [g for g in pending if g.wave == pending[0].wave]
+            unfinished = {g.id for g in wave}
+            tried |= unfinished
+            for game in wave:
+                executor.submit(MatchJob.of(config, game))
+            while unfinished and (monitor is None or monitor.result().verdict is None):
                 tally.running = executor.running
-                if not isinstance(outcome, JobDone):
-                    failed += 1
-                    tally.failed += 1
+                for outcome in executor.collect(TICK):
+                    unfinished.discard(outcome.game_id)
+                    tally.running = executor.running
+                    if not isinstance(outcome, JobDone):
+                        failed += 1
+                        tally.failed += 1
+                        if display is not None:
+                            display.note(f"game {outcome.game_id} not played: {outcome.reason}")
+                        continue
+                    record = MatchRecord.from_wire(outcome.record)
+                    scheduled = by_id[outcome.game_id]
+                    placement = Placement(
+                        scheduled.id,
+                        scheduled.generation,
+                        scheduled.table,
+                        scheduled.deal,
+                        scheduled.rotation,
+                    )
+                    if _store(store, config.name, placement, record, outcome.processes, builds,
+                              len(schedule)):
+                        played += 1
+                        stored.add(scheduled.id)
+                        tally.add(record)
+                        if monitor is not None:
+                            monitor.add(scheduled.table, scheduled.deal, record.bots, record.ranks)
                     if display is not None:
-                        display.note(f"game {outcome.game_id} not played: {outcome.reason}")
-                    continue
-                record = MatchRecord.from_wire(outcome.record)
-                scheduled = by_id[outcome.game_id]
-                placement = Placement(
-                    scheduled.id,
-                    scheduled.generation,
-                    scheduled.table,
-                    scheduled.deal,
-                    scheduled.rotation,
-                )
-                if _store(store, config.name, placement, record, outcome.processes, builds,
-                          len(schedule)):
-                    played += 1
-                    tally.add(record)
+                        display.update(outcome.game_id, record)
                 if display is not None:
-                    display.update(outcome.game_id, record)
-            if display is not None:
-                display.update()
-        abandon = False
+                    display.update()
+            if unfinished:  # a verdict: the games still in play are not needed
+                break
+            if config.rounds:  # the next round, once this one is stored whole
+                schedule = build_schedule(config, stored_results(store.games(config.name)))
+                by_id = schedule.by_id()
+        abandon = bool(unfinished)
     finally:
         executor.close(abandon)
-    return RunSummary(len(schedule), len(stored), played, failed)
+    return RunSummary(len(schedule), already, played, failed,
+                      monitor.result() if monitor is not None else None)
 
 
 def _store(

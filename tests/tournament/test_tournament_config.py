@@ -95,7 +95,7 @@ def test_overrides_win_and_are_validated(tmp_path: Path) -> None:
         (("seed = 7", "seed = 7\npin_cpus = 'yes'"), r"pin_cpus: expected true or false, got str"),
         (('"2s+500ms/10s"', '"ten minutes"'), r"time_control: .*does not parse"),
         (('name = "b"', 'name = "a"'), r"bot name 'a' appears more than once"),
-        (("seed = 7", "seed = 7\nformat = 'swiss'"), r"format: must be one of round-robin, gauntlet"),
+        (("seed = 7", "seed = 7\nformat = 'knockout'"), r"format: must be one of round-robin, gauntlet, sampled, swiss"),
         (("seed = 7", "seed = 7\ncandidates = ['a']"), r"candidates: only a gauntlet"),
         (("seed = 7", "seed = 7\nformat = 'gauntlet'\ncandidates = ['z']"), r"'z' is not one of"),
         (
