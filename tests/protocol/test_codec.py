@@ -141,12 +141,19 @@ def test_unknown_fields_are_ignored() -> None:
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.binary(max_size=200))
+@given(st.binary(max_size=200) | st.binary(max_size=40).map(lambda tail: b"\x82\xa4type\xa4pong\xa3seq" + tail))
 def test_arbitrary_bytes_raise_only_protocol_error(frame: bytes) -> None:
     try:
-        decode(frame)
-    except ProtocolError:
-        pass
+        message = decode(frame)
+    except ProtocolError as exc:
+        assert str(exc) and "\n" not in str(exc)
+        return
+    # Accepted: the frame is one msgpack map, and every field of the message is as it was sent.
+    body = msgpack.unpackb(frame, raw=False, strict_map_key=False, unicode_errors="surrogateescape")
+    assert isinstance(body, dict)
+    sent = msgpack.unpackb(encode(message), raw=False)
+    assert sent["type"] == body["type"]
+    assert all(body[key] == value for key, value in sent.items() if key in body)
 
 
 wire_values = st.recursive(
@@ -157,13 +164,62 @@ wire_values = st.recursive(
 )
 
 
-@settings(max_examples=100, deadline=None)
-@given(st.dictionaries(st.sampled_from(["type", "seq", "action", "seat", "info", "message"]), wire_values))
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def expected_message(body: dict[str, object]) -> Message | None:
+    """What a map of these fields must decode to (``None``: a ProtocolError), written out from SPEC."""
+    kind = body.get("type")
+    seq, seat, info = body.get("seq"), body.get("seat"), body.get("info")
+    if kind == "action":
+        action = body.get("action")
+        if not (_is_int(seq) and _is_int(action) and (seat is None or _is_int(seat))
+                and (info is None or isinstance(info, dict))):
+            return None
+        return Action(seq, action, seat, info)  # type: ignore[arg-type]
+    if kind == "error":
+        text = body.get("message")
+        if not (isinstance(text, str) and (seq is None or _is_int(seq))):
+            return None
+        return Error(text, seq)  # type: ignore[arg-type]
+    if kind in ("ping", "pong"):
+        return (Ping if kind == "ping" else Pong)(seq) if _is_int(seq) else None  # type: ignore[arg-type]
+    return None
+
+
+message_fields = st.dictionaries(
+    st.sampled_from(["type", "seq", "action", "seat", "info", "message"]),
+    wire_values,
+)
+typed_fields = st.fixed_dictionaries(
+    {"type": st.sampled_from(["action", "error", "ping", "pong", "shout"])},
+    optional={"seq": st.integers(0, 2**64 - 1) | wire_values, "action": st.integers(0, 99) | wire_values,
+              "seat": st.none() | st.integers(0, 5) | wire_values, "message": st.text(max_size=8) | wire_values,
+              "info": st.dictionaries(st.text(max_size=5), wire_values, max_size=4) | wire_values},
+)
+
+
+seqs = st.integers(0, 2**64 - 1)
+valid_fields = st.one_of(
+    st.builds(Action, seqs, st.integers(0, 99), st.none() | st.integers(0, 5),
+              st.none() | st.dictionaries(st.text(max_size=5), wire_values, max_size=4)),
+    st.builds(Error, st.text(max_size=8), st.none() | seqs),
+    st.builds(Ping, seqs),
+    st.builds(Pong, seqs),
+).map(lambda message: msgpack.unpackb(encode(message)))
+
+
+@settings(max_examples=150, deadline=None)
+@given(message_fields | typed_fields | valid_fields)
 def test_arbitrary_maps_raise_only_protocol_error(body: dict[str, object]) -> None:
-    try:
-        decode(raw(body))
-    except ProtocolError:
-        pass
+    expected = expected_message(body)
+    for limits in (DEFAULT_LIMITS, TRUSTED_LIMITS):
+        if expected is None:
+            with pytest.raises(ProtocolError):
+                decode(raw(body), limits)
+        else:
+            assert decode(raw(body), limits) == expected
 
 
 @pytest.mark.parametrize(
