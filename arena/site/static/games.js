@@ -16,7 +16,7 @@
   function filter() {
     let count = 0;
     for (const row of rows) {
-      const bots = row.dataset.bots.split("\n");
+      const bots = JSON.parse(row.dataset.bots);
       const faults = row.dataset.faults ? row.dataset.faults.split(" ") : [];
       const ok = (!bot.value || bots.includes(bot.value)) &&
         (!fault.value || (fault.value === "*" ? faults.length > 0 : faults.includes(fault.value)));
