@@ -11,13 +11,13 @@ from typing import Annotated
 
 import typer
 from rich.live import Live
-from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from arena.cli.audience import audience_view
 from arena.cli.common import console, fail, inert, user_errors
 from arena.clock import CLOCK_HELP, ClockRule, TimeControl
-from arena.manifest import BotSpec, resolve_bot
+from arena.manifest import resolve_bot
 from arena.record import DecisionRecord, MatchRecord
 from arena.referee import FaultPolicy, run_match
 from arena.remote.connection import how_to_start
@@ -55,7 +55,9 @@ def play_command(
         str, typer.Option("--tc", help="Time control MOVE[+INCREMENT][/BANK][~GRACE], e.g. 200ms or 1s+100ms/10s.")
     ] = "1s",
     strikes: Annotated[int, typer.Option("--strikes", help="Faults before a seat is forfeited.")] = 3,
-    watch: Annotated[bool, typer.Option("--watch", help="Show the board after every decision.")] = False,
+    watch: Annotated[
+        bool, typer.Option("--watch", help="Show running scores, each decision and the board, for an audience.")
+    ] = False,
     delay: Annotated[float, typer.Option("--delay", help="Seconds to pause per decision when watching.")] = 0.1,
     record: Annotated[Path | None, typer.Option("--record", help="Write the match record here (JSON).")] = None,
     logs: Annotated[Path | None, typer.Option("--logs", help="Keep the bots' output in this folder.")] = None,
@@ -131,8 +133,12 @@ def play_command(
     with user_errors():  # e.g. the CPU clock asked for bots it cannot time
         if watch:
             with Live(console=console, auto_refresh=False) as live:
+                names = [spec.name for spec in specs]
+                made = [0]
+
                 def show(state: State, decision: DecisionRecord) -> None:
-                    live.update(_board(state, decision, specs), refresh=True)
+                    made[0] += 1
+                    live.update(audience_view(state, decision, made[0], names), refresh=True)
                     time.sleep(delay)
 
                 result = run_match(chosen, config, seed, specs, control, policy, log_dir=logs,
@@ -181,13 +187,6 @@ def _countdown() -> Countdown:
             last.append((len(missing), left))
 
     return tick
-
-
-def _board(state: State, decision: DecisionRecord, specs: list[BotSpec]) -> Panel:
-    label = state.action_label(decision.action)
-    how = " (fallback)" if decision.fallback else f" in {decision.elapsed * 1000:.1f} ms"
-    title = Text.assemble(f"seat {decision.seat} (", inert(specs[decision.seat].name), f"): {label}{how}")
-    return Panel(Text(state.render()), title=title, title_align="left")
 
 
 def result_table(record: MatchRecord) -> Table:
