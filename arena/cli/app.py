@@ -17,6 +17,7 @@ from arena.cli.games import show_command
 from arena.cli.leaderboard import leaderboard_command, publish_command
 from arena.cli.play import play_command
 from arena.cli.results import games_app, replay_command
+from arena.cli.serve import serve_command
 from arena.cli.tournament import tournament_app
 from arena.sandbox.probe import INSTALL_HINT, bwrap_path
 from arena.inert import log_inertly
@@ -58,6 +59,7 @@ app.command("replay")(replay_command)
 app.add_typer(tournament_app, name="tournament")
 app.command("leaderboard")(leaderboard_command)
 app.command("publish")(publish_command)
+app.command("serve")(serve_command)
 app.command("play")(play_command)
 app.add_typer(bot_app, name="bot")
 app.command("doctor")(doctor_command)

@@ -31,6 +31,9 @@ class MatchJob:
     strikes: int
     frame_limit_kb: int
     clock: ClockRule
+    live: str | None = None
+    """The live folder: while it exists, the game's decisions are also written there as they
+    are made, for ``arena serve`` (see :mod:`arena.live.files`)."""
 
     @classmethod
     def of(cls, config: TournamentConfig, game: ScheduledGame) -> MatchJob:

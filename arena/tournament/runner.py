@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from arena.live.files import live_folder
 from arena.record import MatchRecord
 from arena.store import StoreError
 from arena.store.db import Placement, Store
@@ -140,7 +141,7 @@ def run_tournament(
             unfinished = {g.id for g in wave}
             tried |= unfinished
             for game in wave:
-                executor.submit(MatchJob.of(config, game))
+                executor.submit(replace(MatchJob.of(config, game), live=str(live_folder(store.path))))
             while unfinished and (monitor is None or monitor.result().verdict is None):
                 tally.running = executor.running
                 for outcome in executor.collect(TICK):

@@ -16,6 +16,7 @@ from arena.clock import TimeControl
 from arena.errors import ArenaError
 from arena.inert import log_inertly
 from arena.launch import signal_on_parent_death
+from arena.live.files import open_live
 from arena.referee import FaultPolicy, play_match
 from arena.tournament.cpus import Pinning
 from arena.tournament.jobs import JobDone, JobFailed, MatchJob
@@ -48,13 +49,16 @@ def play_in_pool(pool: BotPool, job: MatchJob) -> Outcome:
     pool.hub.set_limits(bot_limits(job.frame_limit_kb))
     handles = pool.seat(specs, job.generation)
     labels = tuple(pool.label(h) for h in handles)
+    live = open_live(job.live, job.game_id, config, job.seed, [entry.name for entry in job.bots])
     try:
         # The stored game id is derived from the master seed: the bots get a random match id.
         record = play_match(game, config, job.seed, handles, control, FaultPolicy(job.strikes),
-                            clock=job.clock)
+                            clock=job.clock, on_decision=None if live is None else live.add)
     except (ArenaError, ProtocolError) as exc:
         return JobFailed(job.game_id, f"{type(exc).__name__}: {exc}")
     finally:
+        if live is not None:
+            live.close()
         for handle in handles:
             pool.give_back(handle, job.generation)
     return JobDone(job.game_id, record.to_wire(), labels)

@@ -221,14 +221,8 @@ window.ArenaReplay = (function () {
       this.scrub.value = String(index);
       this.position.textContent = index === 0 ? "the deal" : "decision " + index + " of " + this.data.log.length;
       const visible = (s) => this.seat === null || this.seat === s;
-      const priv = this.priv.map((p, s) => (visible(s) ? p : null));
-      const renderer = games[this.data.game] || games.generic;
-      this.board.replaceChildren();
-      renderer(this.board, {
-        data: this.data, pub: this.pub, priv, seat: this.seat,
-        score: this.seat === null ? this.score : null, colours: COLOURS, el, svg, plain, describeValue, seatName,
-        view: (s) => Object.assign({}, this.pub, priv[s] || {}),
-      });
+      draw(this.board, this.data, this.pub, this.priv.map((p, s) => (visible(s) ? p : null)),
+        this.seat === null ? this.score : null, this.seat);
       this.showHappened();
       this.showStatus();
       this.showResult(index === last);
@@ -303,6 +297,18 @@ window.ArenaReplay = (function () {
     board.append(table);
   };
 
+  // Draw one moment of a game into ``container``: ``pub`` what every seat saw, ``priv[s]`` what
+  // seat s saw alone (null: not shown), ``score`` the running scores (null: only what is public),
+  // ``seat`` whose view it is (null: the omniscient or public view). ``data`` needs game and bots.
+  function draw(container, data, pub, priv, score, seat) {
+    const renderer = games[data.game] || games.generic;
+    container.replaceChildren();
+    renderer(container, {
+      data, pub, priv, seat, score, colours: COLOURS, el, svg, plain, describeValue, seatName,
+      view: (s) => Object.assign({}, pub, priv[s] || {}),
+    });
+  }
+
   function load(data) {
     const start = () => {
       const root = document.getElementById("replay");
@@ -311,5 +317,5 @@ window.ArenaReplay = (function () {
     if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start); else start();
   }
 
-  return { games, load, el, svg, plain, describeValue, COLOURS };
+  return { games, load, draw, el, svg, plain, describeValue, COLOURS };
 })();

@@ -1,0 +1,69 @@
+// The live page: follows the server's event stream and redraws progress, the games in play
+// (with the replay viewer's boards), the standings, and the leaderboard when the run is over.
+"use strict";
+
+(function (R) {
+  const { el } = R;
+  const cards = new Map();
+
+  function table(node, head, rows) {
+    node.replaceChildren(el("thead", {}, el("tr", {}, ...head.map(([label, cls]) => el("th", cls ? { class: cls } : {}, label)))),
+      el("tbody", {}, ...rows.map((cells) => el("tr", {}, ...cells.map(([value, cls]) => el("td", cls ? { class: cls } : {}, String(value)))))));
+  }
+
+  function drawGame(game) {
+    let card = cards.get(game.id);
+    if (!card) {
+      card = { node: el("article", { class: "live-game", "data-game": game.id }), board: el("div", { class: "board " + game.game }),
+        title: el("h3"), recent: el("ol", { class: "recent" }), count: el("p", { class: "note decisions" }) };
+      card.node.append(card.title, card.count, card.board, card.recent);
+      cards.set(game.id, card);
+    }
+    card.title.textContent = game.bots.map((b, s) => s + " " + b).join(" · ");
+    card.count.textContent = game.decisions + " decisions" + (game.to_move.length ? " · to move: " + game.to_move.map((s) => game.bots[s]).join(", ") : "");
+    card.node.dataset.decisions = String(game.decisions);
+    R.draw(card.board, game, game.pub, game.priv, game.score, null);
+    card.recent.replaceChildren(...game.recent.map(([seat, label]) => el("li", {}, game.bots[seat] + ": " + label)));
+    card.recent.start = Math.max(1, game.decisions - game.recent.length + 1);
+    return card.node;
+  }
+
+  function show(view) {
+    document.getElementById("title").textContent = view.tournament ? view.tournament + " — live" : "Arena live";
+    const message = document.getElementById("message");
+    message.textContent = view.message || "";
+    message.hidden = !view.message;
+    const progress = document.getElementById("progress");
+    progress.hidden = !view.scheduled;
+    if (view.scheduled) {
+      document.getElementById("progress-bar").style.width = Math.min(100, 100 * view.stored / view.scheduled) + "%";
+      document.getElementById("progress-text").textContent = view.stored + " of " + view.scheduled + " games played" +
+        (view.live.length ? " · " + view.live.length + " in play" : "");
+    }
+    const games = document.getElementById("games");
+    const ids = new Set(view.live.map((g) => g.id));
+    for (const id of Array.from(cards.keys())) if (!ids.has(id)) { cards.get(id).node.remove(); cards.delete(id); }
+    for (const game of view.live) { const node = drawGame(game); if (!node.parentNode) games.append(node); }
+    if (!view.live.length) games.replaceChildren(el("p", { class: "note" }, view.leaderboard ? "The run is over." : "No game in play right now."));
+    else games.querySelectorAll(":scope > p").forEach((p) => p.remove());
+    table(document.getElementById("standings"),
+      [["bot", "name"], ["games"], ["wins"], ["average place"], ["average score"], ["faults"]],
+      view.standings.map((s) => [[s.bot, "name"], [s.games], [s.wins], [s.average_place.toFixed(2)], [s.average_score.toFixed(1)], [s.faults]]));
+    const board = document.getElementById("leaderboard-section");
+    board.hidden = !view.leaderboard;
+    if (view.leaderboard) {
+      table(document.getElementById("leaderboard"), [["rank"], ["bot", "name"], ["Elo"], ["interval"], ["games"], ["score"], ["faults"]],
+        view.leaderboard.map((r) => [[r.rank], [r.bot, "name"], [r.elo], [(r.low === null ? "…" : r.low) + " – " + (r.high === null ? "…" : r.high)],
+          [r.games], [(100 * r.score).toFixed(1) + "%"], [r.faults]]));
+    }
+  }
+
+  const source = new EventSource("events");
+  source.addEventListener("view", (event) => show(JSON.parse(event.data)));
+  source.addEventListener("error", () => {
+    const message = document.getElementById("message");
+    message.hidden = false;
+    message.textContent = "Connection lost; trying again…";
+  });
+  window.arenaLive = { show };
+})(window.ArenaReplay);

@@ -1,0 +1,166 @@
+"""What the live page shows, read afresh from the database and the live folder on each look.
+
+:meth:`Watch.snapshot` is plain JSON-able data: the tournament's progress, the running standings
+of the stored games, every game in play with its board (rebuilt through the engine from the live
+file's decisions) and its last decisions, and the leaderboard once every scheduled game is stored.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from arena.errors import ArenaError
+from arena.live.files import SUFFIX, LiveGame, live_folder, read_live
+from arena.rating_input import stored_leaderboard
+from arena.site.frames import running_scores, split_views
+from arena.store.db import Store
+from arena.tournament.config import config_from_plain
+from arena.tournament.display import Tally
+from arena.tournament.schedule import build_schedule
+from engine.core import EngineError, IllegalAction, MatchConfig, State
+from engine.registry import get_game
+from leaderboards.errors import LeaderboardError
+from leaderboards.model import RatingSettings
+
+#: How many of a live game's latest decisions the page lists.
+RECENT = 8
+
+#: Bootstrap samples for the final leaderboard on the page (the published one uses more).
+LIVE_SAMPLES = 200
+
+
+@dataclass
+class _Following:
+    """A game in play as rebuilt so far: its state and how many decisions it has applied."""
+
+    state: State
+    applied: int
+    labels: list[str]
+
+
+class Watch:
+    """The live view of the tournament ``tournament`` (the only one stored when ``None``) of the
+    database ``db``. ``show_hands``: also show every seat's hidden cards (off by default: a
+    remote entrant's people may be watching). Safe to call from several threads."""
+
+    def __init__(self, db: Path, tournament: str | None = None, show_hands: bool = False) -> None:
+        self.db = db
+        self.tournament = tournament
+        self.show_hands = show_hands
+        self._lock = threading.Lock()
+        self._following: dict[str, _Following] = {}
+        self._tally: Tally | None = None
+        self._counted: set[str] = set()
+        self._board: tuple[int, list[dict[str, Any]]] | None = None
+
+    def snapshot(self) -> dict[str, Any]:
+        """Everything the page shows now (see the module docstring)."""
+        with self._lock:
+            return self._look()
+
+    def _look(self) -> dict[str, Any]:
+        view: dict[str, Any] = {"time": time.time(), "tournament": None, "live": [], "standings": [],
+                                "stored": 0, "scheduled": 0, "leaderboard": None, "message": None}
+        if not self.db.exists():
+            view["message"] = "waiting for the tournament to start"
+            return view
+        try:
+            with Store(self.db) as store:
+                self._read_store(store, view)
+        except (ArenaError, LeaderboardError) as exc:
+            view["message"] = str(exc)
+        view["live"] = self._live_games(view)
+        return view
+
+    def _read_store(self, store: Store, view: dict[str, Any]) -> None:
+        stored = store.tournaments()
+        if not stored:
+            view["message"] = "waiting for the tournament to start"
+            return
+        row = store.tournament(self.tournament if self.tournament is not None or len(stored) == 1 else stored[-1].name)
+        config = config_from_plain(row.config, source=f"{store.path}: tournament {row.name!r}")
+        scheduled = len(build_schedule(config))
+        ids = store.stored_ids(row.name)
+        if self._tally is None:
+            self._tally = Tally(total=scheduled)
+        for game_id in sorted(ids - self._counted):
+            self._tally.add(store.game(game_id, row.name).record)
+            self._counted.add(game_id)
+        view.update(tournament=row.name, game=config.game, variant=config.variant,
+                    stored=len(ids), scheduled=scheduled, stored_ids=sorted(ids))
+        view["standings"] = [
+            {"bot": bot, "games": s.games, "wins": s.wins, "average_place": round(s.average_rank, 2),
+             "average_score": round(s.score_sum / s.games, 1) if s.games else 0.0, "faults": s.flagged}
+            for bot, s in self._tally.ordered()
+        ]
+        if ids and len(ids) >= scheduled:
+            view["leaderboard"] = self._leaderboard(store, row.name, len(ids))
+
+    def _leaderboard(self, store: Store, tournament: str, stored: int) -> list[dict[str, Any]]:
+        if self._board is None or self._board[0] != stored:
+            board = stored_leaderboard(store, tournament, RatingSettings(bootstrap_samples=LIVE_SAMPLES))
+            self._board = (stored, [
+                {"rank": s.rank, "bot": s.bot, "elo": round(s.elo), "low": None if s.ci_low is None else round(s.ci_low),
+                 "high": None if s.ci_high is None else round(s.ci_high), "games": s.games,
+                 "score": round(s.score, 3), "faults": s.faults}
+                for s in board.standings
+            ])
+        return self._board[1]
+
+    def _live_games(self, view: dict[str, Any]) -> list[dict[str, Any]]:
+        folder = live_folder(self.db)
+        stored = set(view.get("stored_ids", ()))
+        view.pop("stored_ids", None)
+        shown: list[dict[str, Any]] = []
+        seen: set[str] = set()
+        for path in sorted(folder.glob(f"*{SUFFIX}")) if folder.is_dir() else []:
+            live = read_live(path)
+            if live is None or str(live.header["id"]) in stored:
+                continue
+            game = self._follow(live)
+            if game is not None:
+                seen.add(str(live.header["id"]))
+                shown.append(game)
+        for gone in set(self._following) - seen:
+            del self._following[gone]
+        return shown
+
+    def _follow(self, live: LiveGame) -> dict[str, Any] | None:
+        header = live.header
+        game_id = str(header["id"])
+        bots = [str(b) for b in header["bots"]]
+        following = self._following.get(game_id)
+        if following is None or following.applied > len(live.decisions):
+            try:
+                game = get_game(f"{header['game']}@{header['version']}")
+                config = MatchConfig(str(header["game"]), int(header["version"]), str(header["variant"]),
+                                     len(bots), dict(header.get("knobs", {})))
+                following = _Following(game.start(config, int(header["seed"])), 0, [])
+            except (EngineError, ValueError, TypeError):
+                return None
+            self._following[game_id] = following
+        state = following.state
+        for seat, action, ms, fallback in live.decisions[following.applied:]:
+            label = state.action_label(action)
+            try:
+                state.apply_checked(seat, action)
+            except IllegalAction:
+                return None
+            following.applied += 1
+            following.labels.append(f"{label} ({'referee' if fallback else f'{ms:.0f} ms'})")
+        public, private = split_views([state.observation(s) for s in range(len(bots))])
+        recent = [
+            [seat, following.labels[i]] for i, (seat, _, _, _) in enumerate(live.decisions[:following.applied])
+        ][-RECENT:]
+        return {
+            "id": game_id, "game": header["game"], "variant": header["variant"], "bots": bots,
+            "decisions": following.applied, "pub": public,
+            "priv": private if self.show_hands else [None] * len(bots),
+            "score": running_scores(state) if self.show_hands else None,
+            "recent": recent, "to_move": list(state.to_move()),
+        }
+
