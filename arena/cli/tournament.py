@@ -383,15 +383,17 @@ def status_command(db: DbOpt = DEFAULT_DB, tournament: TournamentOpt = None) -> 
             tally.add(game.record)
         sprt = stored_sprt(config, games)
     missing = len(schedule) - len(stored & {g.id for g in schedule})
+    decided = sprt is not None and sprt.verdict is not None
     say(
-        f"{row.name}: {tally.done} of {tally.total} games stored, {missing} to play, "
+        f"{row.name}: {tally.done} of {tally.total} games stored, "
+        f"{'none' if decided else missing} to play, "
         f"{tally.flagged} faults and forfeits ({tally.faults} faults, {tally.forfeits} forfeits)"
     )
     if schedule.rounds:
         say(f"swiss: {schedule.rounds_played(stored)} of {schedule.rounds} rounds played, "
             f"{schedule.formed} formed")
     if sprt is not None:
-        say(sprt.describe() + (": stopped early" if sprt.verdict and missing else ""))
+        say(sprt.describe() + (": stopped early" if decided and missing else ""))
     table = Table("bot", "games", "avg rank", "wins", "faults", title="standings")
     for bot, standing in tally.ordered():
         table.add_row(inert(bot), str(standing.games), f"{standing.average_rank:.2f}",

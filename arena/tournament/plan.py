@@ -66,7 +66,7 @@ def make_plan(config: TournamentConfig, schedule: Schedule) -> Plan:
     waves = math.ceil(len(schedule) / concurrency)
     return Plan(
         games=len(schedule),
-        tables=len(schedule.tables),
+        tables=len(schedule) // (config.deals * config.table_size),  # swiss: unformed rounds too
         deals=config.deals,
         generations=schedule.generations,
         concurrency=concurrency,

@@ -5,7 +5,9 @@ Construction: rounds, each a seeded shuffle of the field dealt into tables one s
 seat going to the waiting bot that has shared fewest tables with the bots already seated (bots left
 over at the end of a round open the next one). Then a seeded local search swaps bots between tables
 while a swap lowers ``Σ pair_count²`` (which, the total being fixed, is the spread of the pair counts
-about their mean). Swaps keep every bot's table count, and duplicate rotations seat every bot in every
+about their mean). A small design whose pair counts still differ by more than one is drawn again
+(a few times at most) and the most even draw kept; a large one is kept as it is, and ``plan`` shows
+its spread. Swaps keep every bot's table count, and duplicate rotations seat every bot in every
 seat of each of its tables, so seat counts are exact. When ``bots × tables_per_bot`` is not a multiple
 of the table size, the last table is completed by bots that then play one table more.
 
@@ -15,6 +17,7 @@ them least and played the fewest late tables.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -24,6 +27,13 @@ from numpy.typing import NDArray
 
 #: Most passes of the local search (each visits the tables holding an extreme pair count).
 IMPROVEMENT_PASSES = 20
+#: The search ends after this many passes in a row without an improving swap.
+STALLED_PASSES = 3
+#: Small designs are drawn again (from the same seeded stream) while their pair counts differ by
+#: more than one: up to MAX_ATTEMPTS draws, as many as fit in ATTEMPT_SEATS seats all told; the
+#: most even one is kept.
+MAX_ATTEMPTS = 8
+ATTEMPT_SEATS = 1000
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,10 +101,20 @@ def sampled_tables(
     (a few in one more, see the module text), bots of a table in field order."""
     n, k = len(names), table_size
     rng = random.Random(seed)
-    pairs = np.zeros((n, n), dtype=np.int64)
-    members = _deal_rounds(n, k, tables_per_bot, rng, pairs)
-    _improve(members, pairs, rng)
-    return [tuple(names[i] for i in sorted(row)) for row in members.tolist()]
+    seats = -(-n * tables_per_bot // k) * k
+    best: tuple[tuple[int, int], NDArray[np.intp]] | None = None
+    for _ in range(max(1, min(MAX_ATTEMPTS, ATTEMPT_SEATS // seats))):
+        pairs = np.zeros((n, n), dtype=np.int64)
+        members = _deal_rounds(n, k, tables_per_bot, rng, pairs)
+        _improve(members, pairs, rng)
+        upper = pairs[np.triu_indices(n, 1)]
+        score = (int(upper.max() - upper.min()) if upper.size else 0, int((upper**2).sum()))
+        if best is None or score < best[0]:
+            best = (score, members)
+        if score[0] <= 1:
+            break
+    assert best is not None
+    return [tuple(names[i] for i in sorted(row)) for row in best[1].tolist()]
 
 
 def _deal_rounds(
@@ -142,34 +162,37 @@ def _count(table: Sequence[int], pairs: NDArray[np.int64], step: int) -> None:
 
 
 def _improve(tables: NDArray[np.intp], pairs: NDArray[np.int64], rng: random.Random) -> None:
-    """Swap bots between tables while a swap lowers ``Σ pairs²``, until pair counts differ by at
-    most one or passes stop helping; each pass visits, in a seeded order, the tables with a seat
-    in a pair of the highest or the lowest count."""
+    """Swap bots between tables while a swap lowers ``Σ pairs²`` (or, when none does, keeps it),
+    until pair counts differ by at most one or passes stop improving. Each pass visits, in a seeded
+    order, the seats that can mend an outlying pair: where a bot sits with a table-mate it shares
+    the highest count with (above the mean's ceiling), and every seat of a bot in a pair of the
+    lowest count (below the mean's floor)."""
     m, k = tables.shape
     n = pairs.shape[0]
     if m < 2 or n <= k:
         return
     upper = np.triu_indices(n, 1)
-    # Sparse designs (mean pair count below 1) only need repeated pairs split up: only seats in an
-    # outlying pair with a table-mate are visited. Dense ones visit every seat of a bot in one.
-    wide = bool(pairs[upper].mean() >= 1)
+    mean = float(pairs[upper].mean())
+    stalled = 0
     for _ in range(IMPROVEMENT_PASSES):
         top, bottom = int(pairs[upper].max()), int(pairs[upper].min())
         if top - bottom <= 1:
             return
-        outlying = (pairs == top) | (pairs == bottom)
-        np.fill_diagonal(outlying, False)
-        if wide:
-            targets = outlying.any(axis=1)[tables]
-        else:
-            targets = outlying[tables[:, :, None], tables[:, None, :]].any(axis=2)
+        targets = np.zeros(tables.shape, dtype=bool)
+        if top > math.ceil(mean):
+            targets |= (pairs[tables[:, :, None], tables[:, None, :]] == top).any(axis=2)
+        if bottom < math.floor(mean):
+            lonely = pairs == bottom
+            np.fill_diagonal(lonely, False)
+            targets |= lonely.any(axis=1)[tables]
         visit = [int(t) for t in np.nonzero(targets.any(axis=1))[0]]
         rng.shuffle(visit)
-        swaps = _Swaps(tables, pairs)
+        swaps = _Swaps(tables, pairs, rng)
         for a in visit:
             for pos in np.nonzero(targets[a])[0]:
                 swaps.best(a, int(pos))
-        if not swaps.made:
+        stalled = 0 if swaps.made else stalled + 1
+        if stalled >= STALLED_PASSES or not swaps.sideways and not swaps.made:
             return
 
 
@@ -177,11 +200,15 @@ class _Swaps:
     """Improving swaps on ``tables``, keeping ``pairs`` and each seated bot's summed pair count with
     its table-mates up to date."""
 
-    def __init__(self, tables: NDArray[np.intp], pairs: NDArray[np.int64]) -> None:
+    def __init__(
+        self, tables: NDArray[np.intp], pairs: NDArray[np.int64], rng: random.Random
+    ) -> None:
         self.tables = tables
         self.pairs = pairs
+        self.rng = rng
         self.at_table = self._at_table(tables)
         self.made = 0
+        self.sideways = 0
 
     def _at_table(self, rows: NDArray[np.intp]) -> NDArray[np.int64]:
         summed: NDArray[np.int64] = self.pairs[rows[:, :, None], rows[:, None, :]].sum(axis=2)
@@ -189,7 +216,7 @@ class _Swaps:
 
     def best(self, a: int, pos: int) -> None:
         """Swap the bot at ``tables[a, pos]`` with the bot of another table that lowers
-        ``Σ pairs²`` most, if one does."""
+        ``Σ pairs²`` most, or keeps it as it is if none lowers it."""
         tables, pairs = self.tables, self.pairs
         k = tables.shape[1]
         x = int(tables[a, pos])
@@ -202,9 +229,13 @@ class _Swaps:
         delta = 4 * (k - 1) + 2 * (with_rest_a[tables] - with_rest_a[x] + x_at_b - self.at_table)
         bad = (tables == x).any(axis=1, keepdims=True) | np.isin(tables, rest_a)
         delta = np.where(bad, np.iinfo(np.int64).max, delta)
-        best = int(np.argmin(delta))
-        if delta.flat[best] >= 0:
+        low = int(delta.min())
+        if low > 0:
             return
+        # The best swap, a seeded choice among equals; one that leaves Σ pairs² as it is moves
+        # along a plateau of equal designs, out of a local minimum.
+        choices = np.flatnonzero(delta == low)
+        best = int(choices[self.rng.randrange(len(choices))])
         b, seat = divmod(best, k)
         moved = np.concatenate([tables[a], tables[b]])
         _count(tables[a], pairs, -1)
@@ -214,7 +245,10 @@ class _Swaps:
         _count(tables[b], pairs, 1)
         touched = np.nonzero(np.isin(tables, moved).sum(axis=1) >= 2)[0]
         self.at_table[touched] = self._at_table(tables[touched])
-        self.made += 1
+        if low < 0:
+            self.made += 1
+        else:
+            self.sideways += 1
 
 
 def late_tables(
