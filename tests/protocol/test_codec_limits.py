@@ -20,7 +20,7 @@ from protocols.codec import (
     may_answer,
 )
 from protocols.errors import ProtocolError
-from protocols.messages import Action, Bye, ClockMs, Pong, Start
+from protocols.messages import Action, Bye, ClockMs, Error, Pong, Start
 
 SMALL = Limits(max_frame=300, max_depth=3, max_items=16, max_string=20)
 
@@ -297,3 +297,64 @@ def test_optional_fields_and_defaults() -> None:
 def test_may_answer_known_answers(frame: bytes, seq: int, answer: bool) -> None:
     assert may_answer(frame, seq) is answer
     assert may_answer(memoryview(frame), seq) is answer
+
+
+def test_frames_are_encoded_byte_for_byte() -> None:
+    assert encode(Pong(7)) == b"\x82\xa4type\xa4pong\xa3seq\x07"
+    assert encode(Error("no")) == b"\x82\xa4type\xa5error\xa7message\xa2no"  # no seq: no field
+    assert encode(Error("no", 3)) == b"\x83\xa4type\xa5error\xa7message\xa2no\xa3seq\x03"
+    assert encode(Action(1, 2)) == b"\x83\xa4type\xa6action\xa3seq\x01\xa6action\x02"
+    # Bytes travel as msgpack binaries, and come back as bytes.
+    binary = Action(1, 2, None, {"blob": b"\x00\xff"})
+    assert b"\xc4\x02\x00\xff" in encode(binary)
+    for limits in (DEFAULT_LIMITS, TRUSTED_LIMITS):
+        assert decode(encode(binary), limits) == binary
+
+
+def test_a_dropped_info_does_not_stop_the_fields_after_it() -> None:
+    frame = raw({"type": "action", "seq": 1, "action": 0, "info": {"k": "x" * 5000}, "seat": 2})
+    assert decode(frame) == Action(1, 0, 2, None, 5006)
+
+
+def test_keys_obey_the_string_limit_and_bad_keys_are_named() -> None:
+    small = Limits(max_string=8)
+    assert decode(raw({"type": "pong", "seq": 1, "k" * 8: 0}), small) == Pong(1)
+    with pytest.raises(ProtocolError) as caught:
+        decode(raw({"type": "pong", "seq": 1, "k" * 9: 0}), small)
+    assert str(caught.value) == "not valid msgpack: 9 exceeds max_str_len(8)"
+    with pytest.raises(ProtocolError) as caught:
+        decode(b"\x81\xa2\xff\xfe\x01")
+    assert str(caught.value) == ("not valid msgpack: 'utf-8' codec can't decode byte 0xff in position 0: "
+                                 "invalid start byte")
+
+
+def test_exact_messages_of_empty_and_non_map_frames() -> None:
+    with pytest.raises(ProtocolError) as caught:
+        decode(b"")
+    assert str(caught.value) == "frame ends in the middle of a value"
+    with pytest.raises(ProtocolError) as caught:
+        decode(raw([1]), TRUSTED_LIMITS)
+    assert str(caught.value) == "a message must be a map, not list"
+    with pytest.raises(ValueError) as refused_kb:
+        bot_limits(0)
+    assert str(refused_kb.value) == "the frame limit must be at least 1 KiB"
+
+
+def test_without_a_depth_limit_the_scan_stops_at_msgpack_s_own_1024_levels() -> None:
+    def nested(levels: int) -> bytes:
+        return b"\x91" * levels + b"\x01"
+
+    check_limits(nested(1024), TRUSTED_LIMITS)
+    assert refused(nested(1025), TRUSTED_LIMITS) == "nesting deeper than the limit of 1024"
+    check_limits(nested(1023), TRUSTED_LIMITS, depth_used=1)
+    with pytest.raises(ProtocolError) as caught:
+        check_limits(nested(1024), TRUSTED_LIMITS, depth_used=1)
+    assert str(caught.value) == "nesting deeper than the limit of 1024"
+
+
+@pytest.mark.parametrize("limits", [DEFAULT_LIMITS, TRUSTED_LIMITS], ids=["untrusted", "trusted"])
+def test_keys_inside_values_must_be_strings_too(limits: Limits) -> None:
+    frame = raw({"type": "action", "seq": 1, "action": 0, "info": {1: 2}})
+    with pytest.raises(ProtocolError) as caught:
+        decode(frame, limits)
+    assert str(caught.value) == "not valid msgpack: int is not allowed for map key when strict_map_key=True"

@@ -149,3 +149,30 @@ def test_clock_rule_limits_both_sides() -> None:
     with pytest.raises(TimeControlError) as caught:
         ClockRule("fast")
     assert str(caught.value) == "clock 'fast' is not one of auto, cpu, wall"
+
+
+def test_whole_second_increments_reach_the_wire_exactly() -> None:
+    control = TimeControl(2.0, increment=3.0, bank=4.0)
+    assert control.wire() == ClockMs(2000, 4000, 3000)
+    assert SeatClock(control).wire() == ClockMs(2000, 4000, 3000)
+
+
+def test_every_time_control_error_in_full() -> None:
+    messages = {
+        "1x": "time control '1x' does not parse; write MOVE, then optionally +INCREMENT, /BANK and "
+              "~GRACE, each with a unit ms, s or m: e.g. 200ms, 1s+100ms/10s or 0s+1s/1m~20ms",
+        "0s+1s": "a time control must allow some time for the first decision: MOVE or BANK above zero "
+                 "(an increment is only added after a decision; write e.g. 0s+1s/1s, not 0s+1s)",
+    }
+    for text, message in messages.items():
+        with pytest.raises(TimeControlError) as caught:
+            TimeControl.parse(text)
+        assert str(caught.value) == message
+    with pytest.raises(TimeControlError) as caught:
+        TimeControl(1.0, grace=-1.0)
+    assert str(caught.value) == "time control values cannot be negative"
+    with pytest.raises(TimeControlError) as caught:
+        ClockRule("cpu").resolve(False)
+    assert str(caught.value) == (
+        "the CPU clock needs every bot sandboxed (its CPU time is read from its control group); use "
+        "--clock wall or auto, or run the bots untrusted in the sandbox")
