@@ -266,7 +266,7 @@ window.ArenaReplay = (function () {
       if (!final) return;
       const order = d.bots.map((bot, s) => s).sort((a, b) => d.ranks[a] - d.ranks[b] || a - b);
       this.result.append(el("h2", {}, d.complete ? "Final result" : "Result (the record ends before the game does)"),
-        el("ol", { class: "standings" }, ...order.map((s) => el("li", { "data-seat": s, "data-score": d.scores[s], "data-rank": d.ranks[s] },
+        el("ul", { class: "standings" }, ...order.map((s) => el("li", { "data-seat": s, "data-score": d.scores[s], "data-rank": d.ranks[s] },
           el("span", { class: "swatch", style: "background:" + COLOURS[s % COLOURS.length] }),
           ordinal(d.ranks[s]) + " " + d.bots[s] + ": ", el("strong", { class: "final-score" }, String(d.scores[s])),
           d.forfeited.includes(s) ? " (forfeited)" : ""))));

@@ -52,7 +52,7 @@
       g.append(svg("rect", { x, y, width: BOX_W, height: BOX_H, rx: 10, class: "box" }));
       g.append(svg("text", { x: x + 8, y: y + 17, class: "name" }, name));
       const card = o.face_up[t];
-      g.append(svg("text", { x: x + 8, y: y + 33, class: "card" }, card ? "card: " + card : "no card"));
+      g.append(svg("text", { x: x + 8, y: y + 33, class: "card" }, card || "no card"));
       const under = o.scorpions_under[t] ? " · " + o.scorpions_under[t] + " Scorpion" + (o.scorpions_under[t] > 1 ? "s" : "") : "";
       g.append(svg("text", { x: x + 8, y: y + 47, class: "stack" }, "stack " + o.stack_sizes[t] + under));
       let figure = 0;
@@ -102,7 +102,7 @@
   function players(ctx, o) {
     const { el, colours, data, priv, describeValue } = ctx;
     const table = el("table", { class: "players" },
-      el("thead", {}, el("tr", {}, el("th", {}, "player"), el("th", {}, "score"), el("th", {}, "supply (discs / cubes / cylinders)"),
+      el("thead", {}, el("tr", {}, el("th", {}, "player"), el("th", {}, "score"), el("th", { title: "discs / cubes / cylinders still in the supply" }, "supply"),
         el("th", {}, "territory cards"), el("th", {}, "ritual cards"))));
     const body = el("tbody");
     data.bots.forEach((bot, s) => {
@@ -122,7 +122,7 @@
         el("td", { class: "hand", "data-hidden": own ? null : "true" }, hand)));
     });
     table.append(body);
-    const extra = el("p", { class: "note" }, "ritual pile " + o.pile_size + " · discarded: " + describeValue(o.discard) +
+    const extra = el("p", { class: "note" }, "supply: discs / cubes / cylinders · ritual pile " + o.pile_size + " · discarded: " + describeValue(o.discard) +
       " · Scorpions beside the board " + o.ritual_set_aside);
     return [el("div", { class: "wide" }, table), extra];
   }
