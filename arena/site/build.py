@@ -29,6 +29,8 @@ from arena.site.pages import render_page
 from arena.site.privacy import public_bots, public_settings
 from arena.site.progress import rating_history
 from arena.store.db import StoredGame, Store
+from arena.tournament.config import config_from_plain
+from arena.tournament.schedule import build_schedule
 from leaderboards.errors import LeaderboardError
 from leaderboards.model import Leaderboard, RatingSettings
 from leaderboards.publish import publish
@@ -77,7 +79,9 @@ def build_site(
     """
     row = store.tournament(tournament)
     board = private_board(stored_leaderboard(store, row.name, settings), include_commands)
-    games = store.games(row.name)
+    everything = store.games(row.name)
+    withheld = _unfinished_deals(row.config, everything, str(store.path))
+    games = [g for g in everything if g.placement.game_id not in withheld]
     bots = public_bots(store.bots(row.name), include_commands)
     names = sorted({b for g in games for b in g.record.bots} | {b["name"] for b in bots})
     stems = {name: file_stem(name) for name in names}
@@ -88,14 +92,16 @@ def build_site(
         _copy_static(out / "static")
         replay_bytes = _write_replays(games, out / "games", row.name)
         _write(out / "games.html", render_page(
-            "games.html.j2", root="", title=f"{row.name}: games", games=[_summary(g) for g in games],
+            "games.html.j2", root="", title=f"{row.name}: games",
+            games=[_summary(g, g in games) for g in everything], withheld=len(withheld),
             bots=names, stems=stems, faults=_fault_kinds(games),
         ))
-        history = rating_history([rated_game(g.record) for g in games])
+        history = rating_history([rated_game(g.record) for g in everything])
         by_name = {b["name"]: b for b in bots}
         for name in names:
             _write(out / "bots" / f"{stems[name]}.html", _bot_page(
-                name, by_name.get(name, {"name": name}), board, games, history, stems, row.name,
+                name, by_name.get(name, {"name": name}), board, everything, set(withheld), history, stems,
+                row.name,
             ))
     except OSError as exc:
         raise LeaderboardError(f"cannot write the site to {out}: {exc.strerror or exc}") from None
@@ -147,14 +153,24 @@ def _write_replays(games: Sequence[StoredGame], folder: Path, tournament: str) -
     return total
 
 
+def _unfinished_deals(config: Mapping[str, Any], games: Sequence[StoredGame], source: str) -> set[str]:
+    """The stored games whose deal is still to be played in another seating: their replays would
+    show the deal's hidden cards to bots that have yet to play it, so they wait."""
+    schedule = build_schedule(config_from_plain(config, source=f"{source}: stored config"))
+    stored = {g.placement.game_id for g in games}
+    open_deals = {g.seed for g in schedule if g.id not in stored}
+    return {g.placement.game_id for g in games if g.record.seed in open_deals}
+
+
 def _fault_kinds(games: Sequence[StoredGame]) -> list[str]:
     return sorted({f.kind.value for g in games for f in g.record.faults} | (
         {"forfeit"} if any(g.record.forfeited for g in games) else set()
     ))
 
 
-def _summary(stored: StoredGame) -> dict[str, Any]:
-    """A games-list row: id, seats with score and place, fault kinds, decisions."""
+def _summary(stored: StoredGame, replay: bool = True) -> dict[str, Any]:
+    """A games-list row: id, seats with score and place, fault kinds, decisions, and whether its
+    replay is published."""
     record = stored.record
     kinds = sorted({f.kind.value for f in record.faults} | ({"forfeit"} if record.forfeited else set()))
     return {
@@ -170,6 +186,7 @@ def _summary(stored: StoredGame) -> dict[str, Any]:
         ],
         "faults": kinds,
         "decisions": len(record.decisions),
+        "replay": replay,
     }
 
 
@@ -178,13 +195,14 @@ def _bot_page(
     bot: Mapping[str, Any],
     board: Leaderboard,
     games: Sequence[StoredGame],
+    withheld: set[str],
     history: Sequence[tuple[int, Mapping[str, float]]],
     stems: Mapping[str, str],
     tournament: str,
 ) -> str:
     standing = next((s for s in board.standings if s.bot == name), None)
     meetings = [m for m in board.head_to_head if m.bot == name]
-    played = [_summary(g) for g in games if name in g.record.bots]
+    played = [_summary(g, g.placement.game_id not in withheld) for g in games if name in g.record.bots]
     line = [(count, ratings[name]) for count, ratings in history if name in ratings]
     return render_page(
         "bot.html.j2", root="../", title=f"{tournament}: {name}", name=name, bot=bot,

@@ -124,7 +124,6 @@ def replay_data(record: MatchRecord, game_id: str, about: Mapping[str, Any] | No
         "version": record.version,
         "variant": record.variant,
         "knobs": dict(record.knobs),
-        "seed": str(record.seed),
         "bots": list(record.bots),
         "scores": list(record.scores),
         "ranks": list(record.ranks),

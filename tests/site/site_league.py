@@ -40,8 +40,9 @@ bot = "python3 faulty_bot.py --level 3"
 """
 
 
-def store_league(folder: Path, game: str, variant: str) -> Path:
-    """``folder/<game>.db`` holding the whole tournament of :data:`CONFIG` for ``game``."""
+def store_league(folder: Path, game: str, variant: str, unplayed: int = 0) -> Path:
+    """``folder/<game>.db`` holding the tournament of :data:`CONFIG` for ``game``, all but its
+    last ``unplayed`` scheduled games."""
     toml = folder / f"{game}.toml"
     toml.write_text(CONFIG.format(name=f"{game}-night", game=game, variant=variant, secret=SECRET))
     (folder / "faulty_bot.py").write_text("raise SystemExit(0)\n")
@@ -52,7 +53,8 @@ def store_league(folder: Path, game: str, variant: str) -> Path:
             BotRow(b.name, "1.0", ("python3", "-m", "bots.random", "--depth", "4"), f"files-{b.name}")
             for b in config.bots
         ])
-        for scheduled in build_schedule(config).games:
+        schedule = build_schedule(config).games
+        for scheduled in schedule[:len(schedule) - unplayed]:
             placement = Placement(scheduled.id, scheduled.generation, scheduled.table,
                                   scheduled.deal, scheduled.rotation)
             store.add_game(config.name, placement, play(game, variant, scheduled.seed, scheduled.bots))

@@ -16,7 +16,7 @@ from arena.site.frames import diff
 from arena.store.db import Store
 from engine.registry import get_game
 from leaderboards.model import RatingSettings
-from site_league import MARKUP, SECRET
+from site_league import MARKUP, SECRET, store_league
 
 
 class Links(HTMLParser):
@@ -150,3 +150,16 @@ def test_games_list_marks_faults_and_the_size_per_game_is_measured(sites: dict[s
     sizes = [p.stat().st_size for p in (site.out / "games").glob("*.js")]
     assert site.replay_bytes == sum(sizes) and site.bytes_per_game == sum(sizes) // 3
     assert site.bytes_per_game < 200_000
+
+
+def test_replays_wait_until_every_seating_of_their_deal_is_played(tmp_path: Path) -> None:
+    db = store_league(tmp_path, "waroong", "street-vendor", unplayed=1)
+    with Store(db) as store:
+        site = build_site(store, tmp_path / "site", settings=RatingSettings(bootstrap_samples=4))
+        stored = store.games()
+    assert len(stored) == 2 and site.games == 0
+    assert list((site.out / "games").iterdir()) == []
+    page = (site.out / "games.html").read_text(encoding="utf-8")
+    assert len(links(site.out / "games.html").rows) == 2 and 'id="withheld"' in page
+    assert "games/" not in page.split("<table", 1)[1]
+    assert "provisional" in (site.out / "index.html").read_text(encoding="utf-8")
