@@ -57,10 +57,11 @@ class SiteReport:
 
 
 def private_board(board: Leaderboard, include_commands: bool) -> Leaderboard:
-    """``board`` with its tournament settings fit to publish (:func:`public_settings`)."""
+    """``board`` with its tournament settings fit to publish (:func:`public_settings`; the master
+    seed waits while the board is provisional)."""
     if board.tournament is None:
         return board
-    settings = public_settings(board.tournament.settings, include_commands)
+    settings = public_settings(board.tournament.settings, include_commands, board.provisional)
     return replace(board, tournament=replace(board.tournament, settings=settings))
 
 

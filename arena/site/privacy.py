@@ -10,13 +10,20 @@ from arena.store.db import BotRow
 
 #: Shown instead of each hidden ``env`` value (the variable's name stays: it explains a setting).
 HIDDEN = "(hidden)"
+#: Shown instead of the master seed while games are still to be played (it decides every deal).
+LATER = "(published when every game is played)"
 
 
-def public_settings(config: Mapping[str, Any], include_commands: bool = False) -> dict[str, Any]:
+def public_settings(
+    config: Mapping[str, Any], include_commands: bool = False, running: bool = False
+) -> dict[str, Any]:
     """A tournament's stored config fit to publish: every bot's ``env`` values hidden, and its
     ``bot`` text (a command line or manifest path) and ``folder`` dropped unless
-    ``include_commands``. The input is not changed."""
+    ``include_commands``; the master seed hidden while the tournament is ``running``. The input is
+    not changed."""
     plain = dict(config)
+    if running and "seed" in plain:
+        plain["seed"] = LATER
     bots: list[Any] = []
     for entry in plain.get("bots", ()):
         if not isinstance(entry, Mapping):

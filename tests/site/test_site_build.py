@@ -162,4 +162,11 @@ def test_replays_wait_until_every_seating_of_their_deal_is_played(tmp_path: Path
     page = (site.out / "games.html").read_text(encoding="utf-8")
     assert len(links(site.out / "games.html").rows) == 2 and 'id="withheld"' in page
     assert "games/" not in page.split("<table", 1)[1]
-    assert "provisional" in (site.out / "index.html").read_text(encoding="utf-8")
+    index = (site.out / "index.html").read_text(encoding="utf-8")
+    assert "provisional" in index and "(published when every game is played)" in index
+    assert "<th class=\"name\">seed</th><td class=\"value\">11</td>" not in index
+
+
+def test_the_master_seed_is_published_once_every_game_is_played(sites: dict[str, SiteReport]) -> None:
+    index = (sites["wongar"].out / "index.html").read_text(encoding="utf-8")
+    assert "<th class=\"name\">seed</th><td class=\"value\">11</td>" in index
