@@ -476,8 +476,7 @@ def _create_private(path: Path) -> None:
 def _writable(path: Path) -> bool:
     """Whether ``path`` (and its folder, for the WAL files) can be written; a missing file can be
     created if its folder can be written."""
-    folder = path.parent if str(path.parent) else Path(".")
-    if not os.access(folder, os.W_OK):
+    if not os.access(path.parent, os.W_OK):
         return False
     return not path.exists() or os.access(path, os.W_OK)
 

@@ -172,3 +172,106 @@ def test_a_file_that_is_not_sqlite_is_refused_and_left_alone(tmp_path: Path) -> 
     empty.write_bytes(b"")
     with Store(empty) as store:  # an empty file is a new store
         assert store.tournaments() == []
+
+
+def test_stored_rows_in_full(tmp_path: Path) -> None:
+    import sqlite3
+
+    path = tmp_path / "r.db"
+    before = time.time()
+    with Store(path) as store:
+        with pytest.raises(StoreError) as caught:
+            store.tournament("x")
+        assert str(caught.value) == f"{path}: no tournament 'x'; stored: none"
+        store.add_tournament("t", "f", {"b": 1, "a": {"d": 2, "c": 3}}, [bot("a"), bot("b")])
+        assert list(store.tournament("t").config) == ["a", "b"]  # stored with sorted keys
+        store.add_tournament("t", "f", {"z": 1, "y": 2}, [])
+        assert list(store.tournament("t").config) == ["y", "z"]
+        with pytest.raises(StoreError) as caught:
+            store.add_tournament("t", "g", {}, [])
+        assert str(caught.value) == (f"{path}: tournament 't' is stored with a different config; "
+                                     "rename the tournament or use another database")
+        assert store.add_build("t", "b", "hash-b2", {"b.py": "d2", "w.bin": "d3"}) == 2
+        assert store.builds("t")[-1] == BuildRow("b", 2, "hash-b2", {"b.py": "d2", "w.bin": "d3"})
+        store.add_game("t", Placement("g", 1, 2, 3, 4), record(5, ("a", "b")))
+        (game,) = store.games("t")
+        assert before <= game.finished <= time.time()
+    db = sqlite3.connect(path)
+    try:
+        row = db.execute("SELECT bots, scores, ranks, seed, duration, generation, table_index, deal, "
+                         "rotation FROM games").fetchone()
+        assert row == ('["a", "b"]', "[0, 1]", "[2, 1]", "5", 0.25, 1, 2, 3, 4)
+        config = db.execute("SELECT config FROM tournaments").fetchone()[0]
+        assert config == '{"y": 2, "z": 1}'
+    finally:
+        db.close()
+
+
+def test_foreign_and_broken_files_are_store_errors(tmp_path: Path) -> None:
+    import sqlite3
+
+    versioned = tmp_path / "versioned.db"
+    db = sqlite3.connect(versioned)
+    db.execute("PRAGMA user_version = 5")  # not ours, though it has no tables and no application id
+    db.commit()
+    db.close()
+    with pytest.raises(StoreError) as caught:
+        Store(versioned)
+    assert str(caught.value) == f"{versioned}: an SQLite database, but not an arena results store"
+    missing = tmp_path / "no-such-folder" / "r.db"
+    with pytest.raises(StoreError) as caught:
+        Store(missing)
+    assert str(caught.value) == f"{missing}: cannot open the results database: unable to open database file"
+    damaged = tmp_path / "damaged.db"
+    with Store(damaged) as store:
+        db = sqlite3.connect(damaged)
+        db.execute("DROP TABLE game_seats")
+        db.execute("DROP TABLE games")
+        db.commit()
+        db.close()
+        with pytest.raises(StoreError) as caught:
+            store.stored_ids("t")
+        assert str(caught.value) == f"{damaged}: cannot read the results database (no such table: games)"
+
+
+READ_ONLY_SCRIPT = """
+import sys
+from pathlib import Path
+from arena.store import StoreError
+from arena.store.db import Store
+store = Store(Path(sys.argv[1]))
+print(store.writable, [t.name for t in store.tournaments()], sorted(store.stored_ids("t")))
+try:
+    store.add_build("t", "a", "h", {})
+except StoreError as exc:
+    print(exc)
+"""
+
+
+def test_a_store_on_a_read_only_mount_reads_and_refuses_writes(tmp_path: Path) -> None:
+    import shutil
+    import subprocess
+    import sys
+
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    path = folder / "r.db"
+    with Store(path) as store:
+        store.add_tournament("t", "f", {}, [bot("a")])
+        store.add_game("t", Placement("g", 0, 0, 0, 0), record(1, ("a", "a")))
+    if shutil.which("unshare") is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("unshare (util-linux) is needed for read-only mounts")
+        pytest.skip("no unshare here")
+    script = tmp_path / "read_only.py"
+    script.write_text(READ_ONLY_SCRIPT)
+    shell = f"mount --bind -o ro {folder} {folder} && exec {sys.executable} {script} {path}"
+    done = subprocess.run(["unshare", "-r", "--mount", "sh", "-c", shell], capture_output=True, text=True,
+                          timeout=60, cwd=os.getcwd(), env={**os.environ, "PYTHONPATH": os.getcwd()})
+    if done.returncode != 0 and "mount" in done.stderr and os.environ.get("CI") != "true":
+        pytest.skip(f"no read-only bind mounts here: {done.stderr.strip()}")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        "False ['t'] ['g']",
+        f"{path}: the results database is read-only here",
+    ]
