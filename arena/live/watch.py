@@ -16,7 +16,7 @@ from typing import Any
 from arena.errors import ArenaError
 from arena.live.files import SUFFIX, LiveGame, live_folder, read_live
 from arena.rating_input import stored_leaderboard
-from arena.site.frames import running_scores, split_views
+from arena.site.frames import game_private_keys, running_scores, split_views
 from arena.store.db import Store
 from arena.tournament.config import config_from_plain
 from arena.tournament.display import Tally
@@ -152,7 +152,10 @@ class Watch:
                 return None
             following.applied += 1
             following.labels.append(f"{label} ({'referee' if fallback else f'{ms:.0f} ms'})")
-        public, private = split_views([state.observation(s) for s in range(len(bots))])
+        # Keys the game keeps private stay out of the public channel even when the seats' values
+        # happen to be alike now: without --show-hands the page must not receive them at all.
+        public, private = split_views([state.observation(s) for s in range(len(bots))],
+                                      game_private_keys(state.config))
         recent = [
             [seat, following.labels[i]] for i, (seat, _, _, _) in enumerate(live.decisions[:following.applied])
         ][-RECENT:]

@@ -10,12 +10,15 @@ the page never has another seat's hidden cards to show. A change is ``[path, val
 
 from __future__ import annotations
 
+import json
+import random
 from collections.abc import Mapping, Sequence
+from functools import cache
 from typing import Any
 
 from arena.record import MatchRecord
 from arena.tournament import TournamentError
-from engine.core import EngineError, IllegalAction, State
+from engine.core import EngineError, IllegalAction, MatchConfig, State
 from engine.registry import get_game
 
 Change = list[Any]
@@ -46,15 +49,62 @@ def diff(old: Any, new: Any, path: list[Any] | None = None) -> list[Change]:
     return [[at, new]]
 
 
-def split_views(views: Sequence[Mapping[str, Any]]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def private_keys(steps: Sequence[Sequence[Mapping[str, Any]]]) -> set[str]:
+    """The keys some seat saw differently from another (or alone) at any step of ``steps`` (each
+    step: every seat's observation). Keeping them private for the whole game means a key never
+    moves between channels, which keeps the changes few."""
+    private: set[str] = set()
+    for views in steps:
+        for key in {k for view in views for k in view}:
+            first = views[0].get(key, _ABSENT)
+            if first is _ABSENT or any(view.get(key, _ABSENT) != first for view in views[1:]):
+                private.add(key)
+    return private
+
+
+#: Random playouts that :func:`game_private_keys` looks through.
+PLAYOUTS = 3
+
+
+def game_private_keys(config: MatchConfig) -> frozenset[str]:
+    """The keys a game of ``config`` keeps private to a seat, as found in a few seeded random
+    playouts: for following a game in play, where the seats' values may be alike now and still
+    secret (every hand empty, or the same)."""
+    return _game_private_keys(config.game, config.version, config.variant, config.players,
+                              json.dumps(dict(config.knobs), sort_keys=True))
+
+
+@cache
+def _game_private_keys(game_name: str, version: int, variant: str, players: int, knobs: str) -> frozenset[str]:
+    game = get_game(f"{game_name}@{version}")
+    config = MatchConfig(game_name, version, variant, players, json.loads(knobs))
+    found: set[str] = set()
+    for seed in range(PLAYOUTS):
+        state = game.start(config, seed)
+        rng = random.Random(seed)
+        steps = []
+        while not state.is_over():
+            steps.append([state.observation(s) for s in range(players)])
+            seat = state.to_move()[0]
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
+        found |= private_keys(steps)
+    return frozenset(found)
+
+
+def split_views(
+    views: Sequence[Mapping[str, Any]], private_keys: set[str] | frozenset[str] | None = None
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """Each seat's observation split into what all seats saw alike and what each saw alone
-    (``seat`` itself is left out: the viewer knows whose view it draws)."""
+    (``seat`` itself is left out: the viewer knows whose view it draws). ``private_keys`` go to
+    the seats' own channels whatever their values; without it, a key is private when the seats'
+    values differ now."""
     keys = {k for view in views for k in view if k != "seat"}
     public: dict[str, Any] = {}
     private: list[dict[str, Any]] = [{} for _ in views]
     for key in sorted(keys):
         first = views[0].get(key, _ABSENT)
-        if first is not _ABSENT and all(view.get(key, _ABSENT) == first for view in views[1:]):
+        alike = first is not _ABSENT and all(view.get(key, _ABSENT) == first for view in views[1:])
+        if alike and (private_keys is None or key not in private_keys):
             public[key] = first
         else:
             for seat, view in enumerate(views):
@@ -90,26 +140,17 @@ def replay_data(record: MatchRecord, game_id: str, about: Mapping[str, Any] | No
     previous_public: dict[str, Any] = {}
     previous_private: list[dict[str, Any]] = [{} for _ in range(players)]
     previous_scores: list[int] = []
+
+    moments: list[tuple[list[Mapping[str, Any]], list[int], list[list[Any]]]] = []
     seen_events = 0
 
-    def snapshot() -> None:
-        nonlocal previous_public, previous_private, previous_scores, seen_events
-        public, private = split_views([state.observation(s) for s in range(players)])
-        step: dict[str, Any] = {"pub": diff(previous_public, public)}
-        private_changes = [diff(was, now) for was, now in zip(previous_private, private)]
-        if any(private_changes):
-            step["priv"] = private_changes
-        scores = running_scores(state)
-        if scores != previous_scores:
-            step["score"] = scores
+    def look() -> None:
+        nonlocal seen_events
         events = [[None if e.seats is None else sorted(e.seats), e.data] for e in state.log[seen_events:]]
-        if events:
-            step["ev"] = events
-        steps.append(step)
-        previous_public, previous_private, previous_scores = public, private, scores
         seen_events = len(state.log)
+        moments.append(([state.observation(s) for s in range(players)], running_scores(state), events))
 
-    snapshot()
+    look()
     for ply, decision in enumerate(record.decisions):
         label = state.action_label(decision.action)
         try:
@@ -117,7 +158,20 @@ def replay_data(record: MatchRecord, game_id: str, about: Mapping[str, Any] | No
         except IllegalAction as exc:
             raise TournamentError(f"game {game_id}: decision {ply} does not replay: {exc}") from None
         log.append([decision.seat, label, round(decision.elapsed * 1000, 1), decision.info, decision.fallback])
-        snapshot()
+        look()
+    hidden = private_keys([views for views, _, _ in moments])
+    for views, scores, events in moments:
+        public, private = split_views(views, hidden)
+        step: dict[str, Any] = {"pub": diff(previous_public, public)}
+        private_changes = [diff(was, now) for was, now in zip(previous_private, private)]
+        if any(private_changes):
+            step["priv"] = private_changes
+        if scores != previous_scores:
+            step["score"] = scores
+        if events:
+            step["ev"] = events
+        steps.append(step)
+        previous_public, previous_private, previous_scores = public, private, scores
     return {
         "id": game_id,
         "game": record.game,

@@ -1,12 +1,16 @@
 """Live files: written only while the live folder exists, read back whole lines only, removed
-when the game ends."""
+when the game ends; the live view rebuilds a game in play from one, hands private by default."""
 
 from __future__ import annotations
 
+import json
+import random
 from pathlib import Path
 
 from arena.live.files import SUFFIX, live_folder, make_live_folder, open_live, read_live
+from arena.live.watch import Watch
 from arena.record import DecisionRecord
+from arena.store.db import Store
 from engine.registry import get_game
 
 CONFIG = get_game("wongar").configure(3, None, {})
@@ -43,3 +47,33 @@ def test_a_live_file_holds_the_decisions_so_far_and_goes_when_the_game_ends(tmp_
         assert again is not None and len(again.decisions) == 5
     assert not path.exists()
     assert read_live(path) is None
+
+
+def test_the_live_view_rebuilds_a_game_in_play_and_keeps_hands_private(tmp_path: Path) -> None:
+    db = tmp_path / "league.db"
+    Store(db).close()
+    folder = make_live_folder(db)
+    game = get_game("waroong")
+    config = game.configure(3, None, {})
+    state = game.start(config, 9)
+    rng = random.Random(9)
+    live = open_live(str(folder), "g7", config, 9, ["a", "b", "c"])
+    assert live is not None
+    with live:
+        for _ in range(25):
+            seat = state.to_move()[0]
+            action = rng.choice(state.legal_actions(seat))
+            state.apply(seat, action)
+            live.add(state, DecisionRecord(seat, action, 0.002))
+        (public_view,) = Watch(db).snapshot()["live"]
+        (full_view,) = Watch(db, show_hands=True).snapshot()["live"]
+    assert public_view["decisions"] == full_view["decisions"] == 25
+    assert public_view["priv"] == [None, None, None] and public_view["score"] is None
+    assert not {"hand", "picks", "customers", "kept"} & public_view["pub"].keys()
+    assert json.dumps(public_view).count('"hand"') == 0
+    last = seat
+    for each in range(3):
+        assert full_view["priv"][each]["hand"] == state.observation(each)["hand"]
+    assert full_view["score"] == state.scores()
+    assert len(public_view["recent"]) == 8 and public_view["recent"][-1][0] == last
+    assert Watch(db).snapshot()["live"] == []  # the game ended: its file is gone

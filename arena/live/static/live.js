@@ -22,7 +22,7 @@
     card.title.textContent = game.bots.map((b, s) => s + " " + b).join(" · ");
     card.count.textContent = game.decisions + " decisions" + (game.to_move.length ? " · to move: " + game.to_move.map((s) => game.bots[s]).join(", ") : "");
     card.node.dataset.decisions = String(game.decisions);
-    R.draw(card.board, game, game.pub, game.priv, game.score, null);
+    R.draw(card.board, game, game.pub, game.priv, game.score, null, game.to_move.length ? game.to_move[0] : 0);
     card.recent.replaceChildren(...game.recent.map(([seat, label]) => el("li", {}, game.bots[seat] + ": " + label)));
     card.recent.start = Math.max(1, game.decisions - game.recent.length + 1);
     return card.node;

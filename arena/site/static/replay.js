@@ -222,7 +222,7 @@ window.ArenaReplay = (function () {
       this.position.textContent = index === 0 ? "the deal" : "decision " + index + " of " + this.data.log.length;
       const visible = (s) => this.seat === null || this.seat === s;
       draw(this.board, this.data, this.pub, this.priv.map((p, s) => (visible(s) ? p : null)),
-        this.seat === null ? this.score : null, this.seat);
+        this.seat === null ? this.score : null, this.seat, this.mover());
       this.showHappened();
       this.showStatus();
       this.showResult(index === last);
@@ -253,8 +253,15 @@ window.ArenaReplay = (function () {
       if (!this.happened.children.length) this.happened.append(el("li", { class: "note" }, this.index === 0 ? "The deal." : "Nothing that this view saw."));
     }
 
+    // The seat that decides next (the last one to decide at the end): whose view the
+    // omniscient picture starts from.
+    mover() {
+      const next = this.data.log[Math.min(this.index, this.data.log.length - 1)];
+      return next ? next[0] : 0;
+    }
+
     showStatus() {
-      const base = Object.assign({}, this.pub, this.seat === null ? {} : this.priv[this.seat]);
+      const base = Object.assign({}, this.pub, this.priv[this.seat === null ? this.mover() : this.seat]);
       const describe = (games[this.data.game + ":status"] || (() => ""));
       this.status.textContent = describe(base, this.data, { seatName, plain });
     }
@@ -291,7 +298,7 @@ window.ArenaReplay = (function () {
   // A game without its own drawing: every key of the view as text.
   games.generic = function (board, ctx) {
     const table = ctx.el("table", { class: "generic" });
-    for (const [key, value] of Object.entries(ctx.view(ctx.seat === null ? 0 : ctx.seat))) {
+    for (const [key, value] of Object.entries(ctx.base())) {
       table.append(ctx.el("tr", {}, ctx.el("th", {}, ctx.plain(key)), ctx.el("td", {}, JSON.stringify(value))));
     }
     board.append(table);
@@ -299,13 +306,15 @@ window.ArenaReplay = (function () {
 
   // Draw one moment of a game into ``container``: ``pub`` what every seat saw, ``priv[s]`` what
   // seat s saw alone (null: not shown), ``score`` the running scores (null: only what is public),
-  // ``seat`` whose view it is (null: the omniscient or public view). ``data`` needs game and bots.
-  function draw(container, data, pub, priv, score, seat) {
+  // ``seat`` whose view it is (null: the omniscient or public view), ``mover`` the seat deciding
+  // next. ``data`` needs game and bots.
+  function draw(container, data, pub, priv, score, seat, mover) {
     const renderer = games[data.game] || games.generic;
     container.replaceChildren();
     renderer(container, {
-      data, pub, priv, seat, score, colours: COLOURS, el, svg, plain, describeValue, seatName,
+      data, pub, priv, seat, score, mover: mover || 0, colours: COLOURS, el, svg, plain, describeValue, seatName,
       view: (s) => Object.assign({}, pub, priv[s] || {}),
+      base: () => Object.assign({}, pub, priv[seat === null ? mover || 0 : seat] || {}),
     });
   }
 

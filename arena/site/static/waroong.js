@@ -53,7 +53,7 @@
   }
 
   R.games.waroong = function (container, ctx) {
-    const base = ctx.view(ctx.seat === null ? (typeof ctx.pub.turn === "number" ? ctx.pub.turn : 0) : ctx.seat);
+    const base = ctx.base();
     const people = ctx.el("div", { class: "players-grid" }, ...ctx.data.bots.map((bot, s) => player(ctx, base, s)));
     container.append(...menuRow(ctx, base), people);
   };

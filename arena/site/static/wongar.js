@@ -128,7 +128,7 @@
   }
 
   R.games.wongar = function (container, ctx) {
-    const base = ctx.view(ctx.seat === null ? (ctx.pub.to_move && ctx.pub.to_move.length ? ctx.pub.to_move[0] : 0) : ctx.seat);
+    const base = ctx.base();
     container.append(ctx.el("div", { class: "board-picture" }, board(ctx, base)), ...players(ctx, base));
   };
 
