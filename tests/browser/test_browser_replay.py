@@ -41,7 +41,7 @@ def first_game(site: SiteReport) -> Path:
     return sorted((site.out / "games").glob("*.html"))[0]
 
 
-@pytest.mark.parametrize("game", ["wongar", "waroong"])
+@pytest.mark.parametrize("game", ["wongar", pytest.param("waroong", marks=pytest.mark.slow)])
 def test_the_replay_steps_to_the_end_and_shows_the_stored_scores(
     game: str, browser: webdriver.Chrome, published: Published
 ) -> None:

@@ -6,27 +6,17 @@ from pathlib import Path
 
 import pytest
 
-from arena.site.build import SiteReport, build_site
-from arena.store.db import Store
-from leaderboards.model import RatingSettings
-from site_league import store_league
-
-LEAGUES = {"wongar": "basic", "waroong": "five-stars"}
+from arena.site.build import SiteReport
+from tests.site.site_league import published
 
 
 @pytest.fixture(scope="session")
 def leagues(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """The database of a stored tournament of each game, by game."""
-    folder = tmp_path_factory.mktemp("leagues")
-    return {game: store_league(folder, game, variant) for game, variant in LEAGUES.items()}
+    return {game: db for game, (db, _) in published(tmp_path_factory).items()}
 
 
 @pytest.fixture(scope="session")
-def sites(leagues: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> dict[str, SiteReport]:
+def sites(tmp_path_factory: pytest.TempPathFactory) -> dict[str, SiteReport]:
     """The published site of each league, by game."""
-    built: dict[str, SiteReport] = {}
-    for game, db in leagues.items():
-        with Store(db) as store:
-            built[game] = build_site(store, tmp_path_factory.mktemp(f"site-{game}"),
-                                     settings=RatingSettings(bootstrap_samples=10))
-    return built
+    return {game: site for game, (_, site) in published(tmp_path_factory).items()}

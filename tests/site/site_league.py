@@ -8,11 +8,15 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
+
 from arena.record import DecisionRecord, Fault, FaultKind, MatchRecord
+from arena.site.build import SiteReport, build_site
 from arena.store.db import BotRow, Placement, Store
 from arena.tournament.config import load_config
 from arena.tournament.schedule import build_schedule
 from engine.registry import get_game
+from leaderboards.model import RatingSettings
 
 #: A value that must never reach a published file.
 SECRET = "s3cr3t-token-value"
@@ -86,3 +90,19 @@ def play(game_name: str, variant: str, seed: int, bots: tuple[str, ...]) -> Matc
         seed=seed, bots=bots, decisions=tuple(decisions), faults=tuple(faults),
         scores=result.scores, ranks=result.ranks, duration=0.5, detail={"result": result.detail},
     )
+
+
+_published: dict[str, tuple[Path, SiteReport]] = {}
+
+
+def published(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, SiteReport]]:
+    """A stored tournament of each game and its published site, ``{game: (database, site)}``,
+    made once per test run (the site tests and the browser tests share them)."""
+    if not _published:
+        folder = tmp_path_factory.mktemp("leagues")
+        for game, variant in (("wongar", "basic"), ("waroong", "five-stars")):
+            db = store_league(folder, game, variant)
+            with Store(db) as store:
+                site = build_site(store, folder / f"site-{game}", settings=RatingSettings(bootstrap_samples=10))
+            _published[game] = (db, site)
+    return _published

@@ -16,7 +16,7 @@ from arena.site.frames import diff
 from arena.store.db import Store
 from engine.registry import get_game
 from leaderboards.model import RatingSettings
-from site_league import MARKUP, SECRET, store_league
+from tests.site.site_league import MARKUP, SECRET, store_league
 
 
 class Links(HTMLParser):
