@@ -15,6 +15,8 @@ from arena.cli.results import DEFAULT_DB, DbOpt, TournamentOpt, open_store
 from arena.clock import CLOCK_HELP
 from arena.errors import ArenaError
 from arena.rating_input import stored_leaderboard
+from arena.remote.cli import invite_command, remote_status, revoke_command
+from arena.remote.lane import with_remote_lane
 from arena.sandbox.selftest import refusal
 from arena.store.db import Store
 from arena.store.lock import RunnerLock
@@ -400,6 +402,7 @@ def status_command(db: DbOpt = DEFAULT_DB, tournament: TournamentOpt = None) -> 
                       str(standing.wins), str(standing.flagged))
     console.print(table)
     say("faults: every fault and forfeit, counted as the leaderboard counts them")
+    remote_status(db, config)
 
 
 @tournament_app.command("add-bot")
@@ -475,6 +478,7 @@ def _play(config: TournamentConfig, store: Store, executor: Executor, allow_chan
     try:
         with user_errors(), display:
             try:
+                executor = with_remote_lane(executor, config, store.path)
                 summary = run_tournament(config, store, executor, display, allow_changed)
             except ClusterLost as exc:
                 stored = len(store.stored_ids(config.name))
@@ -514,3 +518,7 @@ def _report(summary: RunSummary, store: Store, tournament: str) -> None:
             f"`arena tournament resume --db {store.path}` retries them",
             code=1,
         )
+
+
+tournament_app.command("invite")(invite_command)
+tournament_app.command("revoke")(revoke_command)

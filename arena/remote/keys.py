@@ -1,8 +1,9 @@
-"""The referee's CURVE keys for remote seats: made fresh, kept beside the database, never published.
+"""The referee's CURVE keys for remote seats, and files only their owner may read.
 
-The public key goes into every connection file; the secret key stays in a file readable by its
-owner alone (mode 0600). Public keys are drawn until they hold no character a shell would treat
-specially, so that ``env $(cat alice.env) ./mybot`` works as written.
+The public key goes into every connection file; a tournament's secret key stays in a file beside
+its database readable by its owner alone (mode 0600, :mod:`arena.remote.book`). Public keys are
+drawn until they hold no character a shell would treat specially, so that
+``env $(cat alice.env) ./mybot`` works as written.
 """
 
 from __future__ import annotations
@@ -30,34 +31,6 @@ def new_keys() -> CurveKeys:
     except ProtocolError as exc:
         raise RemoteError(f"remote seats need encryption: {exc}") from None
     raise RemoteError("could not draw a shell-safe CURVE key")
-
-
-def keys_path(database: Path) -> Path:
-    """Where a tournament database's keys are kept: beside it, ``<database>.keys``."""
-    return database.with_name(database.name + ".keys")
-
-
-def load_or_create(path: Path) -> CurveKeys:
-    """The key pair kept in ``path``, made (mode 0600) if the file does not exist.
-
-    Raises :class:`RemoteError` if it cannot be read or written, is not a key pair, or can be
-    read by anyone but its owner.
-    """
-    try:
-        text = path.read_text(encoding="ascii")
-    except FileNotFoundError:
-        keys = new_keys()
-        write_private(path, f"public={keys.public.decode()}\nsecret={keys.secret.decode()}\n")
-        return keys
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RemoteError(f"cannot read the keys {path}: {exc}") from None
-    if path.stat().st_mode & 0o077:
-        raise RemoteError(f"{path} holds a secret key but others may read it: chmod 600 {path}")
-    values = dict(line.split("=", 1) for line in text.splitlines() if "=" in line)
-    public, secret = values.get("public", ""), values.get("secret", "")
-    if len(public) != 40 or len(secret) != 40:
-        raise RemoteError(f"{path} does not hold a CURVE key pair")
-    return CurveKeys(public.encode(), secret.encode())
 
 
 def write_private(path: Path, text: str) -> None:

@@ -20,6 +20,10 @@ from typing import Any
 
 from arena.clock import CLOCK_CHOICES, ClockRule, TimeControl, TimeControlError
 from arena.manifest import BotSpec, ManifestError, builtin_bots, resolve_bot
+from arena.remote import RemoteError
+from arena.remote.connection import check_name
+from arena.remote.seats import remote_spec
+from arena.remote.settings import POSTPONE_AFTER, RemoteSettings
 from arena.tournament import TournamentError
 from engine.core import ConfigError, KnobValue, MatchConfig
 from engine.registry import get_game
@@ -63,12 +67,16 @@ class BotEntry:
     #: Run outside the sandbox because the whole tournament does (not stored with the entry).
     unconfined: bool = False
     folder: str | None = None
+    #: A remote entrant (``remote = true``): it connects over the config's ``listen`` endpoint.
+    remote: bool = False
 
     def spec(self) -> BotSpec:
         """How to start this bot here (resolved on the machine that runs it).
 
         Raises :class:`~arena.manifest.ManifestError` if it cannot be resolved.
         """
+        if self.remote:
+            return remote_spec(self.name)
         spec = (
             resolve_bot(self.bot)
             if self.folder is None
@@ -80,6 +88,8 @@ class BotEntry:
 
     def to_plain(self) -> dict[str, Any]:
         """The entry as plain data, in the config file's shape (what the store keeps)."""
+        if self.remote:
+            return {"name": self.name, "remote": True}
         plain: dict[str, Any] = {"name": self.name, "bot": self.bot, "env": dict(self.env)}
         if self.nodes is not None:
             plain["nodes"] = self.nodes
@@ -153,6 +163,8 @@ class TournamentConfig:
     #: Bots added to the stored tournament after it started, in the order added (the last bots of
     #: ``bots``); their tables come after the others (``arena tournament add-bot``).
     late_entries: tuple[str, ...] = ()
+    #: Where remote entrants connect (``listen``, ``address``, ``postpone_after``).
+    remote: RemoteSettings | None = None
 
     def __post_init__(self) -> None:
         if not self.sandbox:
@@ -201,6 +213,8 @@ class TournamentConfig:
             plain["sprt"] = self.sprt.to_plain()
         if self.late_entries:
             plain["late_entries"] = list(self.late_entries)
+        if self.remote is not None:
+            plain.update(self.remote.to_plain())
         return plain
 
     def fingerprint(self) -> str:
@@ -208,6 +222,8 @@ class TournamentConfig:
         or where)."""
         plain = self.to_plain()
         del plain["concurrency"], plain["pin_cpus"]
+        for key in ("listen", "address", "postpone_after"):  # where remote bots connect
+            plain.pop(key, None)
         for bot in plain["bots"]:  # where the bots' files are is not what plays
             bot.pop("folder", None)
         text = json.dumps(plain, sort_keys=True, separators=(",", ":"))
@@ -238,6 +254,9 @@ _TOP_KEYS = {
     "pin_cpus": "true or false",
     "frame_limit_kb": "a whole number",
     "clock": "a string",
+    "listen": "a string",
+    "address": "a string",
+    "postpone_after": "a whole number",
     "wall_cap": "a number",
     "trusted": "true or false",
     "sandbox": "true or false",
@@ -247,7 +266,7 @@ _TOP_KEYS = {
     "late_entries": "a list of strings",
     "bots": "an array of tables",
 }
-_BOT_KEYS = ("name", "bot", "env", "nodes", "trusted")
+_BOT_KEYS = ("name", "bot", "env", "nodes", "trusted", "remote")
 
 
 class _Reader:
@@ -387,7 +406,25 @@ def parse_config(
         rounds=rounds,
         sprt=sprt,
         late_entries=late_entries,
+        remote=_remote_settings(top, bots),
     )
+
+
+def _remote_settings(top: _Reader, bots: Sequence[BotEntry]) -> RemoteSettings | None:
+    """``listen``, ``address`` and ``postpone_after``: needed by, and only for, remote entrants."""
+    listen = top.string("listen", None)
+    if listen is None:
+        for key in ("address", "postpone_after"):
+            if key in top.data:
+                raise top.error(key, "only a tournament that sets listen has it")
+        if any(b.remote for b in bots):
+            raise top.error("listen", "remote bots need a tcp://HOST:PORT to connect to")
+        return None
+    try:
+        return RemoteSettings(listen, top.string("address", None),
+                              top.integer("postpone_after", POSTPONE_AFTER, minimum=1))
+    except RemoteError as exc:
+        raise top.error("listen", str(exc)) from None
 
 
 def _check_format_counts(top: _Reader, fmt: Format) -> tuple[int, int]:
@@ -458,6 +495,9 @@ def _read_bots(top: _Reader, base: Path, stored: bool) -> tuple[BotEntry, ...]:
         for key, value in env.items():
             if not isinstance(value, str):
                 raise reader.error(f"env.{key}", f"expected a string, got {value!r}")
+        if reader.boolean("remote", False):
+            bots.append(_remote_entry(reader))
+            continue
         text = reader.string("bot", _REQUIRED).strip()
         if text.endswith(".toml"):
             text = str((base / text).resolve())
@@ -479,6 +519,19 @@ def _read_bots(top: _Reader, base: Path, stored: bool) -> tuple[BotEntry, ...]:
         if names.count(name) > 1:
             raise top.error("bots", f"bot name {name!r} appears more than once")
     return tuple(bots)
+
+
+def _remote_entry(reader: _Reader) -> BotEntry:
+    """A ``remote = true`` entry: a name, nothing to run here."""
+    for key in ("bot", "env", "nodes", "trusted", "folder"):
+        if key in reader.data:
+            raise reader.error(key, "a remote bot runs on its owner's machine; give only its name")
+    name = reader.string("name", _REQUIRED)
+    try:
+        check_name(name)
+    except RemoteError as exc:
+        raise reader.error("name", str(exc)) from None
+    return BotEntry(name, f"remote:{name}", remote=True)
 
 
 def _check_field(

@@ -1,0 +1,34 @@
+"""A tournament's remote hosting: where remote entrants connect and how long their games wait."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from arena.remote.connection import check_listen
+
+#: Seconds a game waits for a remote entrant that is not connected before it is postponed.
+POSTPONE_AFTER = 600
+
+
+@dataclass(frozen=True, slots=True)
+class RemoteSettings:
+    """``listen``: the ``tcp://`` endpoint the runner binds for remote entrants; ``address``: what
+    connection files say instead (``HOST`` or ``HOST:PORT``), if the bound one is not reachable as
+    such; ``postpone_after``: seconds a game waits for an entrant before it is postponed."""
+
+    listen: str
+    address: str | None = None
+    postpone_after: int = POSTPONE_AFTER
+
+    def __post_init__(self) -> None:
+        check_listen(self.listen)
+
+    def to_plain(self) -> dict[str, Any]:
+        """The config keys these settings come from."""
+        plain: dict[str, Any] = {"listen": self.listen}
+        if self.address is not None:
+            plain["address"] = self.address
+        if self.postpone_after != POSTPONE_AFTER:
+            plain["postpone_after"] = self.postpone_after
+        return plain
