@@ -250,7 +250,10 @@ window.ArenaReplay = (function () {
           this.happened.append(el("li", secret ? { class: "private" } : {}, describeEvent(event, this.data.bots)));
         }
       }
-      if (!this.happened.children.length) this.happened.append(el("li", { class: "note" }, this.index === 0 ? "The deal." : "Nothing that this view saw."));
+      if (!this.happened.children.length) {
+        const none = this.index === 0 ? "The deal." : seat === null ? "No event at this step." : "Nothing that this seat saw.";
+        this.happened.append(el("li", { class: "note" }, none));
+      }
     }
 
     // The seat that decides next (the last one to decide at the end): whose view the

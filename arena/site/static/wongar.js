@@ -103,7 +103,7 @@
     const { el, colours, data, priv, describeValue } = ctx;
     const table = el("table", { class: "players" },
       el("thead", {}, el("tr", {}, el("th", {}, "player"), el("th", {}, "score"), el("th", { title: "discs / cubes / cylinders still in the supply" }, "supply"),
-        el("th", {}, "territory cards"), el("th", {}, "ritual cards"))));
+        el("th", {}, "territory cards"), el("th", {}, "ritual cards"), o.figure_cards ? el("th", {}, "figure cards") : null)));
     const body = el("tbody");
     data.bots.forEach((bot, s) => {
       const marks = [];
@@ -119,7 +119,8 @@
         el("td", { class: "score" }, String(score)),
         el("td", {}, o.supply[s].join(" / ")),
         el("td", { class: "taken" }, describeValue(o.taken[s])),
-        el("td", { class: "hand", "data-hidden": own ? null : "true" }, hand)));
+        el("td", { class: "hand", "data-hidden": own ? null : "true" }, hand),
+        o.figure_cards ? el("td", { class: "figures" }, ["Ancestor", "Elder"].filter((f) => o.figure_cards[s][f]).join(", ") || "played") : null));
     });
     table.append(body);
     const extra = el("p", { class: "note" }, "supply: discs / cubes / cylinders · ritual pile " + o.pile_size + " · discarded: " + describeValue(o.discard) +
