@@ -156,7 +156,7 @@ class RemoteLane:
         try:
             while not self._stop.is_set():
                 if (mtime := book_mtime(self.database)) != seen:
-                    seen = mtime
+                    seen, last_status = mtime, 0.0
                     self._sync_tokens(hub, pool)
                 job = self._next(pool)
                 if job is not None:

@@ -1,0 +1,195 @@
+"""Remote entrants in tournaments: config keys, invitations and revocations, the lane that hosts
+them (games waiting, postponed and handed back), and a whole run with one remote entrant."""
+
+from __future__ import annotations
+
+import socket
+import sqlite3
+import stat
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from arena.cli.app import app
+from arena.remote.book import book_path, invite, read_book, revoke, tournament_keys
+from arena.remote.lane import RemoteLane
+from arena.tournament import TournamentError
+from arena.tournament.config import TournamentConfig, load_config
+from arena.tournament.jobs import JobDone, JobFailed, MatchJob
+from arena.tournament.schedule import build_schedule
+from conftest import sdk_bot, start, stop
+
+runner = CliRunner()
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def write_league(folder: Path, extra: str = "", port: int | None = None) -> Path:
+    path = folder / "league.toml"
+    path.write_text(f'''name = "remote-league"
+game = "wongar"
+table_size = 3
+deals = 1
+time_control = "500ms"
+seed = 7
+concurrency = 1
+listen = "tcp://127.0.0.1:{port or free_port()}"
+{extra}
+[[bots]]
+bot = "random"
+name = "r1"
+
+[[bots]]
+bot = "random"
+name = "r2"
+
+[[bots]]
+name = "alice"
+remote = true
+''')
+    return path
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    (("listen = ", "# "), "listen: remote bots need a tcp://HOST:PORT to connect to"),
+    (("listen = \"tcp://", "listen = \"ipc://"), "listen: cannot listen on"),
+    (("remote = true", "remote = true\nbot = \"random\""), "bots[2].bot: a remote bot runs on its owner's machine"),
+    (("name = \"alice\"", "name = \"../alice\""), "bots[2].name: remote bot name '../alice'"),
+])
+def test_config_errors_name_the_key(tmp_path: Path, change: tuple[str, str], message: str) -> None:
+    path = write_league(tmp_path)
+    path.write_text(path.read_text().replace(*change))
+    with pytest.raises(TournamentError) as caught:
+        load_config(path)
+    assert message in str(caught.value)
+
+
+def test_the_book_is_private_and_a_new_invitation_replaces_the_token(tmp_path: Path) -> None:
+    db = tmp_path / "league.db"
+    keys = tournament_keys(db, "t")
+    first = invite(db, "t", "alice")
+    second = invite(db, "t", "alice")
+    assert stat.S_IMODE(book_path(db).stat().st_mode) == 0o600
+    book = read_book(db)["t"]
+    assert first != second and book.tokens == {"alice": second} and book.keys == keys
+    assert revoke(db, "t", "alice") and read_book(db)["t"].tokens == {}
+    assert read_book(db)["t"].revoked == ["alice"]
+    book_path(db).chmod(0o644)
+    with pytest.raises(Exception, match="others may read it: chmod 600"):
+        read_book(db)
+
+
+def jobs(config: TournamentConfig) -> list[MatchJob]:
+    return [MatchJob.of(config, game) for game in build_schedule(config)]
+
+
+def wait_for(outcomes: list[object], lane: RemoteLane, count: int, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while len(outcomes) < count and time.monotonic() < deadline:
+        while not lane.outcomes.empty():
+            outcomes.append(lane.outcomes.get())
+        time.sleep(0.05)
+
+
+def test_the_lane_plays_when_the_entrant_connects_and_drops_it_when_revoked(tmp_path: Path) -> None:
+    config = load_config(write_league(tmp_path, "postpone_after = 60"))
+    db = tmp_path / "league.db"
+    lane = RemoteLane(config, db)
+    lane.start()
+    bots: list[subprocess.Popen[str]] = []
+    try:
+        job = jobs(config)[0]
+        lane.submit(job)
+        time.sleep(0.5)
+        assert lane.outcomes.empty() and lane.queued == 1  # waits: alice is not invited yet
+        token = invite(db, config.name, "alice")
+        keys = tournament_keys(db, config.name)
+        assert config.remote is not None
+        env = {"ARENA_ENDPOINT": config.remote.listen, "ARENA_TOKEN": token,
+               "ARENA_SERVER_KEY": keys.public.decode()}
+        bots.append(start(sdk_bot(), env))
+        outcomes: list[object] = []
+        wait_for(outcomes, lane, 1, 20)
+        assert len(outcomes) == 1 and isinstance(outcomes[0], JobDone), outcomes
+        assert any(label.startswith("remote:alice.") for label in outcomes[0].processes)
+        revoke(db, config.name, "alice")
+        _, err = bots[0].communicate(timeout=10)
+        assert bots[0].returncode == 0  # told bye: its token was revoked
+        bots.append(start(sdk_bot(), env))
+        _, err = bots[1].communicate(timeout=10)
+        assert bots[1].returncode == 1 and "unknown token" in err
+    finally:
+        lane.stop(5)
+        for bot in bots:
+            stop(bot)
+
+
+def test_a_game_waiting_too_long_is_postponed_then_handed_back_unplayed(tmp_path: Path) -> None:
+    config = load_config(write_league(tmp_path, "postpone_after = 1"))
+    lane = RemoteLane(config, tmp_path / "league.db")
+    lane.start()
+    try:
+        job = jobs(config)[0]
+        lane.submit(job)
+        lane.nothing_else.set()
+        outcomes: list[object] = []
+        wait_for(outcomes, lane, 1, 10)
+        assert len(outcomes) == 1 and isinstance(outcomes[0], JobFailed)
+        assert outcomes[0].game_id == job.game_id
+        assert "postponed: alice not connected" in outcomes[0].reason
+    finally:
+        lane.stop(5)
+
+
+def test_invite_and_revoke_need_a_stored_remote_entrant(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["tournament", "invite", "--db", str(tmp_path / "none.db"), "alice"])
+    assert result.exit_code == 2 and "no results database here" in result.output
+
+
+@pytest.mark.slow
+def test_a_tournament_with_a_remote_entrant_stores_every_game_once(tmp_path: Path) -> None:
+    config_path = write_league(tmp_path, "postpone_after = 120")
+    db = tmp_path / "league.db"
+    run = subprocess.Popen([str(Path(sys.executable).parent / "arena"), "tournament", "run", str(config_path),
+                            "--db", str(db)], cwd=tmp_path, text=True,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    bot = None
+    try:
+        deadline = time.monotonic() + 60
+        invited = None
+        while invited is None and time.monotonic() < deadline:
+            time.sleep(0.3)
+            result = runner.invoke(app, ["tournament", "invite", "--db", str(db), "alice",
+                                         "--connect-dir", str(tmp_path)])
+            invited = result if result.exit_code == 0 else None
+        assert invited is not None, "the tournament was never stored"
+        assert "env $(cat " in invited.output
+        waiting = "alice: invited, not connected; 3 games wait on it"
+        deadline = time.monotonic() + 10
+        status = runner.invoke(app, ["tournament", "status", "--db", str(db)])
+        while waiting not in status.output and time.monotonic() < deadline:
+            time.sleep(0.2)
+            status = runner.invoke(app, ["tournament", "status", "--db", str(db)])
+        assert waiting in status.output and "3 of their games queued" in status.output
+        bot = start(sdk_bot("--connect", str(tmp_path / "alice.env")), {})
+        output, _ = run.communicate(timeout=180)
+        assert run.returncode == 0, output
+        assert bot.wait(10) == 0  # told bye at the end
+    finally:
+        if run.poll() is None:
+            run.kill()
+        if bot is not None:
+            stop(bot)
+    schedule = build_schedule(load_config(config_path))
+    with sqlite3.connect(db) as connection:
+        ids = [row[0] for row in connection.execute("SELECT id FROM games")]
+    assert sorted(ids) == sorted(game.id for game in schedule)  # every game, each once
+    assert sum("alice" in game.bots for game in schedule) > 0
