@@ -17,7 +17,7 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 from arena.site.build import SiteReport
 from arena.store.db import Store
 from chromium import console_errors, requests_made
-from tests.site.site_league import MARKUP
+from tests.site.site_league import BETA, MARKUP
 
 Published = dict[str, tuple[Path, SiteReport]]
 
@@ -148,6 +148,6 @@ def test_the_games_list_filters_by_bot_and_by_fault(browser: webdriver.Chrome, p
     Select(browser.find_element(By.ID, "filter-bot")).select_by_visible_text("alpha")
     assert text_of(browser, "#shown") == "3 of 3 games"
     browser.execute_script("document.querySelector('#games tbody tr').dataset.bots = '[\"someone\"]'")
-    Select(browser.find_element(By.ID, "filter-bot")).select_by_visible_text("beta-bot")
+    Select(browser.find_element(By.ID, "filter-bot")).select_by_visible_text(BETA)
     assert text_of(browser, "#shown") == "2 of 3 games"
     assert not rows[0].is_displayed() and rows[1].is_displayed()

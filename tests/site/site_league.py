@@ -20,8 +20,10 @@ from leaderboards.model import RatingSettings
 
 #: A value that must never reach a published file.
 SECRET = "s3cr3t-token-value"
+#: A bot name that is markup (and not a safe file name).
+BETA = "beta <i>bot</i> & co"
 #: An ``info`` text that would run script if it were ever treated as markup.
-MARKUP = '<img src=x onerror="document.title=\'pwned\'">'
+MARKUP = '<img src="http://127.0.0.1:9/leak.png" onerror="document.title=\'pwned\'">'
 
 CONFIG = """
 name = "{name}"
@@ -36,7 +38,7 @@ name = "alpha"
 bot = "random"
 env = {{ ARENA_SEED = "1", API_TOKEN = "{secret}" }}
 [[bots]]
-name = "beta-bot"
+name = "{beta}"
 bot = "greedy"
 [[bots]]
 name = "faulty"
@@ -48,7 +50,7 @@ def store_league(folder: Path, game: str, variant: str, unplayed: int = 0) -> Pa
     """``folder/<game>.db`` holding the tournament of :data:`CONFIG` for ``game``, all but its
     last ``unplayed`` scheduled games."""
     toml = folder / f"{game}.toml"
-    toml.write_text(CONFIG.format(name=f"{game}-night", game=game, variant=variant, secret=SECRET))
+    toml.write_text(CONFIG.format(name=f"{game}-night", game=game, variant=variant, secret=SECRET, beta=BETA))
     (folder / "faulty_bot.py").write_text("raise SystemExit(0)\n")
     config = load_config(toml)
     path = folder / f"{game}.db"

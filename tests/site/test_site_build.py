@@ -135,8 +135,10 @@ def test_commands_are_published_only_when_asked(leagues: dict[str, Path], tmp_pa
 @pytest.mark.parametrize("game", ["wongar", "waroong"])
 def test_bot_supplied_markup_stays_data(game: str, sites: dict[str, SiteReport]) -> None:
     site = sites[game]
-    raw = "\n".join(p.read_text(encoding="utf-8") for p in site.out.rglob("*") if p.is_file())
-    assert "<img" not in raw
+    pages = [p for p in site.out.rglob("*") if p.suffix in (".html", ".js")]
+    raw = "\n".join(p.read_text(encoding="utf-8") for p in pages)
+    assert "<img" not in raw and "<i>" not in raw  # (leaderboard.json holds names as plain JSON data)
+    assert "beta &lt;i&gt;bot&lt;/i&gt; &amp; co" in (site.out / "games.html").read_text(encoding="utf-8")
     notes = [info["note"] for g in (site.out / "games").glob("*.js")
              for _, _, _, info, _ in replay(site, g.stem)["log"] if info]
     assert notes and set(notes) == {MARKUP}
