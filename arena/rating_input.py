@@ -58,6 +58,7 @@ def stored_leaderboard(
         settings=cast(dict[str, Wire], dict(row.config)),
         provisional=len(games) < len(schedule) and (sprt is None or sprt.verdict is None),
         sprt=sprt,
+        remote=tuple(b.name for b in config.bots if b.remote),
         rounds=Rounds(schedule.rounds_played({g.placement.game_id for g in games}), schedule.rounds)
         if schedule.rounds
         else None,

@@ -98,6 +98,8 @@ def build_leaderboard(
     totals = bot_totals(tables, pairs, len(bots))
     faults = fault_counts(games, bots)
     bot_flags = flags(pairs.beat, model.components, [t.games for t in totals], settings.few_games)
+    remote = set() if tournament is None else set(tournament.remote)
+    bot_flags = [f + ((Flag.REMOTE,) if bots[i] in remote else ()) for i, f in enumerate(bot_flags)]
     order = sorted(range(len(bots)), key=lambda i: (-elo[i], bots[i]))
     group_number: dict[int, int] = {}
     for i in order:

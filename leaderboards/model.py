@@ -27,6 +27,9 @@ class Flag(str, enum.Enum):
     them, and so this bot's rating, is finite only because of the prior."""
     FEW_GAMES = "few-games"
     """It played fewer games than the settings' ``few_games`` threshold."""
+    REMOTE = "remote"
+    """A remote entrant: it played from its owner's machine, where what it remembers, its hardware
+    and any help it gets cannot be controlled (docs/remote.md)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +50,8 @@ class TournamentInfo:
     provisional: bool = False
     sprt: SprtResult | None = None
     rounds: Rounds | None = None
+    #: The bots that played as remote entrants (flagged ``remote``).
+    remote: tuple[str, ...] = ()
 
 
 #: Resamples for the intervals: with the expanded percentile interval, enough for 95% intervals to

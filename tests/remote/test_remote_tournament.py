@@ -15,13 +15,16 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli.app import app
+from arena.rating_input import stored_leaderboard
 from arena.remote.book import book_path, invite, read_book, revoke, tournament_keys
 from arena.remote.lane import RemoteLane
+from arena.store.db import Store
 from arena.tournament import TournamentError
 from arena.tournament.config import TournamentConfig, load_config
 from arena.tournament.jobs import JobDone, JobFailed, MatchJob
 from arena.tournament.schedule import build_schedule
 from conftest import sdk_bot, start, stop
+from leaderboards.model import Flag
 
 runner = CliRunner()
 
@@ -193,3 +196,7 @@ def test_a_tournament_with_a_remote_entrant_stores_every_game_once(tmp_path: Pat
         ids = [row[0] for row in connection.execute("SELECT id FROM games")]
     assert sorted(ids) == sorted(game.id for game in schedule)  # every game, each once
     assert sum("alice" in game.bots for game in schedule) > 0
+    with Store(db) as store:
+        board = stored_leaderboard(store)
+    flagged = {s.bot: Flag.REMOTE in s.flags for s in board.standings}
+    assert flagged == {"alice": True, "r1": False, "r2": False}  # the leaderboard marks it
