@@ -109,6 +109,8 @@ def play_command(
             raise fail("--wait must be a positive number of seconds")
         if listen is not None and watch:
             raise fail("--watch cannot be combined with --listen")
+        if any(remote) and clock == "cpu":
+            raise fail("remote seats are timed on the wall clock: --clock cpu cannot time them")
         config = chosen.configure(len(specs), variant, parse_knobs(knob))
         control = TimeControl.parse(tc)
         policy = FaultPolicy(strikes)

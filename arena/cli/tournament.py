@@ -229,6 +229,11 @@ def _format_lines(config: TournamentConfig, schedule: Schedule) -> list[str]:
         )
     if config.late_entries:
         lines.append(f"late entries (tables after the others): {', '.join(config.late_entries)}")
+    if config.remote is not None:
+        remote = ", ".join(b.name for b in config.bots if b.remote)
+        lines.append(f"remote entrants (connect to {config.remote.listen}, one game at a time): "
+                     f"{remote}; each keeps one connection for every deal, so it can remember "
+                     "deals (docs/remote.md)")
     if config.sprt is not None:
         rule = config.sprt
         lines.append(

@@ -420,6 +420,8 @@ def _remote_settings(top: _Reader, bots: Sequence[BotEntry]) -> RemoteSettings |
         if any(b.remote for b in bots):
             raise top.error("listen", "remote bots need a tcp://HOST:PORT to connect to")
         return None
+    if top.data.get("clock") == "cpu" and any(b.remote for b in bots):
+        raise top.error("clock", "remote bots are timed on the wall clock: cpu cannot time them")
     try:
         return RemoteSettings(listen, top.string("address", None),
                               top.integer("postpone_after", POSTPONE_AFTER, minimum=1))

@@ -31,6 +31,7 @@ def seat_remote(hub: Hub, game: Game, tmp_path: object) -> tuple[BotHandle, list
     return remote, local
 
 
+@pytest.mark.slow
 def test_a_remote_bot_that_reconnects_between_games_plays_on(remote_hub: Hub, game: Game,
                                                               tmp_path: object) -> None:
     remote, local = seat_remote(remote_hub, game, tmp_path)

@@ -30,7 +30,7 @@ def local_seats(game: Game) -> list[str]:
 
 def test_a_remote_sdk_bot_joins_late_with_its_connection_file(game: Game, tmp_path: Path) -> None:
     file = tmp_path / "alice.env"
-    thread, started = when_file_appears(file, sdk_bot("--connect", "{file}"), delay=1.2)
+    thread, started = when_file_appears(file, sdk_bot("--connect", "{file}"), delay=0.5)
     record = tmp_path / "match.json"
     try:
         result = runner.invoke(app, [
@@ -78,6 +78,7 @@ def test_connection_file_contents(tmp_path: Path) -> None:
     (["--listen", "tcp://127.0.0.1:*", "-b", "remote:../x"], "remote bot name '../x'"),
     (["--listen", "tcp://127.0.0.1:*", "-b", "remote:a", "-b", "remote:a"], "a name of its own"),
     (["--listen", "tcp://127.0.0.1:*", "-b", "remote:a", "--wait", "0"], "--wait must be a positive"),
+    (["--listen", "tcp://127.0.0.1:*", "-b", "remote:a", "--clock", "cpu"], "--clock cpu cannot time them"),
 ])
 def test_bad_remote_usage_is_one_clear_line(game: Game, tmp_path: Path, arguments: list[str],
                                             message: str) -> None:

@@ -66,6 +66,7 @@ remote = true
     (("listen = \"tcp://", "listen = \"ipc://"), "listen: cannot listen on"),
     (("remote = true", "remote = true\nbot = \"random\""), "bots[2].bot: a remote bot runs on its owner's machine"),
     (("name = \"alice\"", "name = \"../alice\""), "bots[2].name: remote bot name '../alice'"),
+    (("seed = 7", "seed = 7\nclock = \"cpu\""), "clock: remote bots are timed on the wall clock"),
 ])
 def test_config_errors_name_the_key(tmp_path: Path, change: tuple[str, str], message: str) -> None:
     path = write_league(tmp_path)
