@@ -1,5 +1,5 @@
 """The Node.js example bot as a remote seat of ``arena play --listen``, started exactly as
-docs/remote.md tells an entrant: ``env $(cat alice.env) node bot.js``."""
+docs/remote.md tells an entrant: ``env $(cat alice.env) node bot.js``, or with ``--connect``."""
 
 from __future__ import annotations
 
@@ -40,10 +40,11 @@ def node_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.mark.slow
-def test_the_node_example_plays_a_remote_seat(node_folder: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("start", ["env $(cat {file}) node bot.js", "node bot.js --connect {file}"])
+def test_the_node_example_plays_a_remote_seat(node_folder: Path, tmp_path: Path, start: str) -> None:
     game = next(iter(games().values()))
     file = tmp_path / "alice.env"
-    command = f"cd {node_folder} && env $(cat {file}) node bot.js"
+    command = f"cd {node_folder} && " + start.format(file=file)
     thread, started = when_file_appears(file, ["sh", "-c", command])
     record = tmp_path / "match.json"
     try:

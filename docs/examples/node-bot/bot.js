@@ -7,14 +7,33 @@
 // Install and run (the referee starts it with ARENA_ENDPOINT and ARENA_TOKEN set):
 //   npm install
 //   arena play wongar "node bot.js" random random
+// As a remote entrant (docs/remote.md), with the connection file the organiser sent:
+//   env $(cat alice.env) node bot.js      or      node bot.js --connect alice.env
+// Over tcp:// it gives up (exit status 1) after GIVE_UP_MS without a message from the referee,
+// which pings an idle remote bot every few seconds.
 "use strict";
 
+const fs = require("fs");
 const zmq = require("zeromq");
 const { encode, decode } = require("@msgpack/msgpack");
 
 const PROTOCOL = 1;
 const NAME = "node-random";
 const VERSION = "1.0";
+const GIVE_UP_MS = 30000;
+
+// The settings: from a connection file (`--connect FILE`, NAME=VALUE lines), else the environment.
+function settings() {
+  const at = process.argv.indexOf("--connect");
+  const found = { ...process.env };
+  if (at >= 0) {
+    for (const line of fs.readFileSync(process.argv[at + 1], "utf8").split("\n")) {
+      const eq = line.indexOf("=");
+      if (eq > 0 && !line.trimStart().startsWith("#")) found[line.slice(0, eq).trim()] = line.slice(eq + 1).trim();
+    }
+  }
+  return found;
+}
 
 // A small seeded generator (mulberry32): the same seed gives the same choices.
 function generator(seed) {
@@ -29,16 +48,24 @@ function generator(seed) {
 }
 
 async function main() {
-  const endpoint = process.env.ARENA_ENDPOINT;
-  const token = process.env.ARENA_TOKEN;
-  if (!endpoint || !token) {
-    console.error(`${NAME}: set ARENA_ENDPOINT and ARENA_TOKEN (the referee does)`);
+  let env;
+  try {
+    env = settings();
+  } catch (error) {
+    console.error(`${NAME}: cannot read the connection file: ${error.message}`);
     return 2;
   }
-  const socket = new zmq.Dealer({ linger: 0 });
-  if (process.env.ARENA_SERVER_KEY) {
+  const endpoint = env.ARENA_ENDPOINT;
+  const token = env.ARENA_TOKEN;
+  if (!endpoint || !token) {
+    console.error(`${NAME}: set ARENA_ENDPOINT and ARENA_TOKEN (the referee does), or pass --connect FILE`);
+    return 2;
+  }
+  const remote = endpoint.startsWith("tcp://");
+  const socket = new zmq.Dealer({ linger: 0, receiveTimeout: remote ? GIVE_UP_MS : -1 });
+  if (env.ARENA_SERVER_KEY) {
     const keys = zmq.curveKeyPair();
-    socket.curveServerKey = process.env.ARENA_SERVER_KEY;
+    socket.curveServerKey = env.ARENA_SERVER_KEY;
     socket.curvePublicKey = keys.publicKey;
     socket.curveSecretKey = keys.secretKey;
   }
@@ -48,7 +75,16 @@ async function main() {
   await send({ type: "hello", protocol: PROTOCOL, name: NAME, version: VERSION, token });
   let random = generator(0);
   let table = [];
-  for await (const [frame] of socket) {
+  for (;;) {
+    let frame;
+    try {
+      [frame] = await socket.receive();
+    } catch (error) {
+      if (error.code !== "EAGAIN") throw error;
+      console.error(`${NAME}: nothing from the referee for ${GIVE_UP_MS / 1000} s; giving up`);
+      socket.close();
+      return 1;
+    }
     const message = decode(frame);
     switch (message.type) {
       case "welcome":
@@ -81,7 +117,6 @@ async function main() {
         console.error(`${NAME}: ignored a message of type ${message.type}`);
     }
   }
-  return 0;
 }
 
 main().then(
