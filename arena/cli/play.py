@@ -107,8 +107,6 @@ def play_command(
             raise fail("--listen needs at least one remote:NAME seat")
         if wait <= 0:
             raise fail("--wait must be a positive number of seconds")
-        if listen is not None and watch:
-            raise fail("--watch cannot be combined with --listen")
         if any(remote) and clock == "cpu":
             raise fail("remote seats are timed on the wall clock: --clock cpu cannot time them")
         config = chosen.configure(len(specs), variant, parse_knobs(knob))
@@ -126,10 +124,25 @@ def play_command(
     if listen is not None:
         hosting = Hosting(listen, connect_dir, wait, address)
         seats = [Seat(spec, name is not None) for spec, name in zip(specs, remote)]
-        with user_errors():
-            result = host_match(chosen, config, seed, seats, control, policy, hosting,
-                                announce=_announce, countdown=_countdown(), log_dir=logs,
-                                limits=limits, clock=rule)
+        # Watching starts with the first decision, once the countdown is over.
+        watching = Live(console=console, auto_refresh=False)
+        made = [0]
+
+        def watched(state: State, decision: DecisionRecord) -> None:
+            if made[0] == 0:
+                watching.start()
+            made[0] += 1
+            watching.update(audience_view(state, decision, made[0], [s.name for s in specs]),
+                            refresh=True)
+            time.sleep(delay)
+
+        try:
+            with user_errors():
+                result = host_match(chosen, config, seed, seats, control, policy, hosting,
+                                    announce=_announce, countdown=_countdown(), log_dir=logs,
+                                    limits=limits, clock=rule, on_decision=watched if watch else None)
+        finally:
+            watching.stop()
         _report(result, record)
         return
     with user_errors():  # e.g. the CPU clock asked for bots it cannot time

@@ -28,7 +28,7 @@ def local_seats(game: Game) -> list[str]:
     return ["-b", "random"] * (game.min_players - 1)
 
 
-def test_a_remote_sdk_bot_joins_late_with_its_connection_file(game: Game, tmp_path: Path) -> None:
+def test_a_remote_sdk_bot_joins_late_with_its_connection_file_and_is_watched(game: Game, tmp_path: Path) -> None:
     file = tmp_path / "alice.env"
     thread, started = when_file_appears(file, sdk_bot("--connect", "{file}"), delay=0.5)
     record = tmp_path / "match.json"
@@ -36,13 +36,14 @@ def test_a_remote_sdk_bot_joins_late_with_its_connection_file(game: Game, tmp_pa
         result = runner.invoke(app, [
             "play", game.name, "--listen", "tcp://127.0.0.1:*", "-b", "remote:alice",
             *local_seats(game), "--connect-dir", str(tmp_path), "--wait", "20", "--seed", "5",
-            "--record", str(record)])
+            "--record", str(record), "--watch", "--delay", "0"])
         thread.join(10)
     finally:
         outputs = [stop(process, wait=10) for process in started]
     assert result.exit_code == 0, result.output
     assert "waiting for alice: 0:1" in result.output  # the countdown, before it joined
     assert "env $(cat " in result.output and "--connect" in result.output
+    assert result.output.index("waiting for alice") < result.output.index("╭")  # then watched
     assert started and started[0].returncode == 0, outputs
     assert not file.exists()  # removed once the match is over: its token is spent
     played = MatchRecord.from_wire(json.loads(record.read_text()))
