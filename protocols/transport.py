@@ -220,6 +220,7 @@ class Hub:
         self._peers_by_identity: dict[bytes, Peer] = {}
         self._peers_by_fd: dict[int, Peer] = {}
         self._private: dict[int, str] = {}  # id(peer) → its own ipc folder
+        self._remote: dict[int, Peer] = {}  # id(peer) → the remote peers, pinged while idle
         self._strikes: OrderedDict[bytes, int] = OrderedDict()  # senders not yet known
         self._queue: deque[_Frame] = deque()
         self._seq = 0
@@ -325,6 +326,8 @@ class Hub:
         elif self._tmpdir is not None:
             peer.endpoint = self._bind_private(peer)
         self._peers_by_digest[digest] = peer
+        if remote:
+            self._remote[id(peer)] = peer
         return peer
 
     def server_key(self, peer: Peer) -> bytes | None:
@@ -366,6 +369,7 @@ class Hub:
             del self._peers_by_fd[peer.fd]
         peer.lost = True
         peer.awaiting = None
+        self._remote.pop(id(peer), None)
         folder = self._private.pop(id(peer), None)
         if folder is not None:
             try:
@@ -436,10 +440,12 @@ class Hub:
     def _keepalive(self) -> float:
         """Ping the idle remote peers that are due, mark lost those that missed too many pings;
         the seconds until the next is due (infinite without remote peers)."""
-        now = time.monotonic()
         due = float("inf")
-        for peer in list(self._peers_by_digest.values()):
-            if not peer.remote or not peer.connected or peer.awaiting is not None:
+        if not self._remote:
+            return due
+        now = time.monotonic()
+        for peer in list(self._remote.values()):
+            if not peer.connected or peer.awaiting is not None:
                 continue
             if peer.pinged is not None and now - peer.pinged_at >= PING_EVERY:
                 peer.missed += 1
