@@ -16,7 +16,8 @@ Nothing a peer sends can make the hub buffer without bound, or work for long (SP
   (at most :data:`HELLO_LIMIT` bytes); anything larger, undecodable or not a ``hello`` is dropped
   without being decoded, and after :data:`STRANGER_STRIKES` such frames its connection is ignored.
 * A connected peer's frames are decoded only while it has an ``act`` or ``ping`` outstanding (sent
-  with :meth:`Hub.send`, ended by a reply with its ``seq`` or :meth:`Hub.settle`); a frame whose
+  with :meth:`Hub.send`, or a keepalive ping, whose answer may be at most :data:`HELLO_LIMIT`
+  bytes; ended by a reply with its ``seq`` or :meth:`Hub.settle`); a frame whose
   first bytes alone show another ``seq`` or none is dropped there, and at most
   :data:`DECODES_PER_REQUEST` frames are decoded per request; anything else is dropped undecoded
   and counted.
@@ -164,6 +165,7 @@ class Peer:
     heard_at: float = field(default=0.0, repr=False)
     pinged: int | None = field(default=None, repr=False)
     pinged_at: float = field(default=0.0, repr=False)
+    ping_decodes: int = field(default=0, repr=False)
     missed: int = field(default=0, repr=False)
 
     @property
@@ -457,6 +459,7 @@ class Hub:
             last = max(peer.heard_at, peer.asked_at, peer.pinged_at)
             if peer.pinged is None and now - last >= PING_EVERY:
                 peer.pinged, peer.pinged_at = self.next_seq(), now
+                peer.ping_decodes = DECODES_PER_REQUEST
                 if not self._raw_send(peer.identity, Ping(peer.pinged)):
                     peer.lost = True
                     continue
@@ -504,9 +507,11 @@ class Hub:
             peer.pinged is not None
             and len(parts) == 1
             and size <= HELLO_LIMIT
+            and peer.ping_decodes > 0
             and may_answer(parts[0].buffer, peer.pinged)
             and (peer.awaiting is None or not may_answer(parts[0].buffer, peer.awaiting))
         ):
+            peer.ping_decodes -= 1
             return _Frame(identity, [parts[0].bytes], fd, arrived, keepalive=True)
         if peer.awaiting is None or arrived < peer.asked_at:
             self._drop(peer, f"a frame of {size} bytes", "(nothing asked)")

@@ -12,8 +12,8 @@ import zmq
 import protocols.transport as transport
 from arena.remote.keys import new_keys
 from conftest import flaky, sdk_bot, settings, start, stop, wait_until
-from protocols.codec import encode
-from protocols.messages import Hello
+from protocols.codec import Limits, decode, encode
+from protocols.messages import Hello, Message
 from protocols.transport import Hub, Peer
 
 
@@ -152,3 +152,36 @@ def test_an_unreadable_connection_file_is_one_line_and_exit_2(tmp_path: Path) ->
         bot = start(sdk_bot("--connect", str(path)), {})
         _, err = bot.communicate(timeout=10)
         assert bot.returncode == 2 and message in err
+
+
+def test_junk_answering_a_keepalive_ping_is_decoded_at_most_four_times(
+    remote_hub: Hub, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(transport, "PING_EVERY", 0.1)
+    decoded: list[int] = []
+
+    def counted(frame: bytes, limits: Limits) -> Message:
+        decoded.append(len(frame))
+        return decode(frame, limits)
+
+    monkeypatch.setattr(transport, "decode", counted)
+    peer = remote_hub.expect("alice", remote=True)
+    socket: zmq.Socket[bytes] = zmq.Context.instance().socket(zmq.DEALER)
+    socket.setsockopt(zmq.LINGER, 0)
+    public, secret = zmq.curve_keypair()
+    assert remote_hub.curve_public is not None and remote_hub.listening is not None
+    socket.curve_serverkey, socket.curve_publickey, socket.curve_secretkey = (
+        remote_hub.curve_public, public, secret)
+    socket.connect(remote_hub.listening)
+    try:
+        socket.send(encode(Hello(1, "junk", "1", peer.token)))
+        assert remote_hub.wait_connected([peer], 5) == []
+        assert wait_until(remote_hub, lambda: peer.pinged is not None, 5)
+        seq = peer.pinged
+        decoded.clear()
+        for _ in range(10):  # the ping's seq, but not a pong
+            socket.send(msgpack.packb({"type": "action", "seq": seq, "action": 0}))
+        assert wait_until(remote_hub, lambda: peer.dropped == 10, 5)
+        assert len(decoded) == transport.DECODES_PER_REQUEST
+    finally:
+        socket.close()
