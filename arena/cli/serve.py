@@ -55,13 +55,17 @@ def serve_command(
     from arena.live.app import create_app
     from arena.live.watch import Watch
 
-    app = create_app(Watch(db, tournament, show_hands), interval)
+    server: uvicorn.Server | None = None
+    app = create_app(Watch(db, tournament, show_hands), interval,
+                     stopping=lambda: server is not None and server.should_exit)
+    server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning",
+                                           timeout_graceful_shutdown=max(2, round(4 * interval))))
     shown = f"[{host}]" if ":" in host else host
     print(f"live view of {db} at http://{shown}:{port}/  (Ctrl-C stops)", flush=True)
     # uvicorn re-raises the signal that stopped it; as an exit, so the live folder is removed.
     signal.signal(signal.SIGTERM, _exit_on_signal)
     try:
-        uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=1)
+        server.run()
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 

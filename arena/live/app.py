@@ -4,7 +4,7 @@ server-sent events that pushes the view whenever it changes."""
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from importlib import resources
 
 import anyio
@@ -33,9 +33,10 @@ KEEP_ALIVE = 15.0
 _HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"}
 
 
-def create_app(watch: Watch, interval: float = 0.5) -> Starlette:
+def create_app(watch: Watch, interval: float = 0.5, stopping: Callable[[], bool] = lambda: False) -> Starlette:
     """The app serving ``watch``; the view is looked at every ``interval`` seconds while anyone
-    is connected (and never when nobody is)."""
+    is connected (and never when nobody is). Event streams end once ``stopping()`` is true, so
+    the server can stop without cutting them."""
     assets = {
         name: (resources.files(package).joinpath("static", name).read_bytes(), kind)
         for name, (package, kind) in ASSETS.items()
@@ -61,7 +62,7 @@ def create_app(watch: Watch, interval: float = 0.5) -> Starlette:
         async def stream() -> AsyncIterator[str]:
             last = ""
             quiet = 0.0
-            while not await request.is_disconnected():
+            while not stopping() and not await request.is_disconnected():
                 view = await anyio.to_thread.run_sync(watch.snapshot)
                 view.pop("time", None)
                 text = json.dumps(view, separators=(",", ":"), allow_nan=False)

@@ -21,7 +21,7 @@ from arena.store.db import Store
 from arena.tournament.config import config_from_plain
 from arena.tournament.display import Tally
 from arena.tournament.schedule import build_schedule
-from engine.core import EngineError, IllegalAction, MatchConfig, State
+from engine.core import EngineError, IllegalAction, MatchConfig, State, WireMap
 from engine.registry import get_game
 from leaderboards.errors import LeaderboardError
 from leaderboards.model import RatingSettings
@@ -35,7 +35,8 @@ LIVE_SAMPLES = 200
 
 @dataclass
 class _Following:
-    """A game in play as rebuilt so far: its state and how many decisions it has applied."""
+    """A game in play as rebuilt so far: its state, how many decisions it has applied, and a line
+    for each (the action, or without ``show_hands`` only what every seat saw of it)."""
 
     state: State
     applied: int
@@ -146,11 +147,14 @@ class Watch:
         state = following.state
         for seat, action, ms, fallback in live.decisions[following.applied:]:
             label = state.action_label(action)
+            seen = len(state.log)
             try:
                 state.apply_checked(seat, action)
             except IllegalAction:
                 return None
             following.applied += 1
+            if not self.show_hands:  # a choice may be secret (a draft pick): say what all seats saw
+                label = "; ".join(describe(e.data) for e in state.log[seen:] if e.seats is None) or "decided"
             following.labels.append(f"{label} ({'referee' if fallback else f'{ms:.0f} ms'})")
         # Keys the game keeps private stay out of the public channel even when the seats' values
         # happen to be alike now: without --show-hands the page must not receive them at all.
@@ -167,3 +171,13 @@ class Watch:
             "recent": recent, "to_move": list(state.to_move()),
         }
 
+
+
+def describe(event: WireMap) -> str:
+    """An engine event in plain words: its type, then its fields (``seat 2``, ``piece Cube``)."""
+    fields = ", ".join(
+        f"{key} {', '.join(map(str, value)) if isinstance(value, list) else str(value)}"
+        for key, value in event.items() if key != "type" and not isinstance(value, (dict, bytes))
+    )
+    kind = str(event.get("type", "event")).replace("_", " ").replace("-", " ")
+    return f"{kind}: {fields}" if fields else kind

@@ -76,4 +76,7 @@ def test_the_live_view_rebuilds_a_game_in_play_and_keeps_hands_private(tmp_path:
         assert full_view["priv"][each]["hand"] == state.observation(each)["hand"]
     assert full_view["score"] == state.scores()
     assert len(public_view["recent"]) == 8 and public_view["recent"][-1][0] == last
+    labels = [label for _, label in full_view["recent"]]
+    assert any(label.startswith("pick ") for label in labels)  # draft picks are secret...
+    assert not any("pick " in label for _, label in public_view["recent"])  # ...until revealed
     assert Watch(db).snapshot()["live"] == []  # the game ended: its file is gone
