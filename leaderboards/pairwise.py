@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 from scipy.optimize import minimize
+from scipy.sparse import csr_matrix
 
 from leaderboards.stats import TableResults
 
@@ -80,13 +81,19 @@ def fit_pairwise(
     connected component of every bot, each centred to mean 0."""
     n = n_bots + n_seat_params
     rows = len(data.points)
-    design = np.zeros((rows, n))
     at = np.arange(rows)
-    design[at, data.first] += 1.0
-    design[at, data.second] -= 1.0
+    # Sparse: each row has at most four non-zeros (two bots, two seat terms); duplicates add up.
+    entries = [(at, data.first, 1.0), (at, data.second, -1.0)]
     for seats, sign in ((data.first_seat, 1.0), (data.second_seat, -1.0)):
         mine = seats >= 0
-        design[at[mine], n_bots + seats[mine]] += sign
+        entries.append((at[mine], n_bots + seats[mine], sign))
+    design = csr_matrix(
+        (
+            np.concatenate([np.full(len(r), sign) for r, _, sign in entries]),
+            (np.concatenate([r for r, _, _ in entries]), np.concatenate([c for _, c, _ in entries])),
+        ),
+        shape=(rows, n),
+    )
     precision = 0.0 if prior_sd is None else 1.0 / prior_sd**2
     scale = max(float(data.points.sum()), 1.0)
 
@@ -102,7 +109,8 @@ def fit_pairwise(
     def curvature(beta: FloatArray) -> FloatArray:
         p = 1.0 / (1.0 + np.exp(-(design @ beta)))
         weight = data.points * p * (1.0 - p)
-        hess: FloatArray = ((design.T * weight) @ design + precision * np.eye(n)) / scale
+        hess: FloatArray = ((design.T @ design.multiply(weight[:, None])).toarray()
+                            + precision * np.eye(n)) / scale
         return hess
 
     result = minimize(
