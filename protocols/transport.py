@@ -34,7 +34,7 @@ in a folder of its own, mode 0700, so that a sandbox can let a bot reach its own
 other. An ``ipc://`` hub may also listen on a ``tcp://`` endpoint for remote bots (``listen``);
 CURVE then applies to that endpoint only. Every screening rule above holds on both.
 
-Remote peers (``expect(..., remote=True)``, and every peer of a hub bound to ``tcp://``) may
+Remote peers (``expect(..., remote=True)``: bots that connect from elsewhere, by themselves) may
 reconnect with their token: a ``hello`` from a new connection replaces the old one (which is sent
 ``bye``), and :attr:`Peer.connections` counts the handshakes, so a referee can tell that a seat
 needs its ``start`` again. Whenever the hub is receiving, it pings each connected remote peer
@@ -312,14 +312,14 @@ class Hub:
         """Allow one bot to connect with ``token`` (a fresh random 128-bit one by default).
 
         A ``remote`` peer connects to :attr:`listening`, may reconnect, and is pinged while idle
-        (every peer of a hub bound to ``tcp://`` is remote). Otherwise, on an ``ipc://`` hub the
-        peer gets an endpoint of its own; raises :class:`ProtocolError` if it cannot be bound.
+        (:class:`ProtocolError` if the hub listens on no ``tcp://`` endpoint). Otherwise, on an
+        ``ipc://`` hub the peer gets an endpoint of its own; raises :class:`ProtocolError` if it
+        cannot be bound.
         """
         token = token or secrets.token_hex(16)
         digest = _digest(token)
         if digest in self._peers_by_digest:
             raise ValueError(f"token for {label!r} is already expected")
-        remote = remote or self._tmpdir is None
         if remote and self.listening is None:
             raise ProtocolError(f"{label} is remote, but this hub listens on no tcp:// endpoint")
         peer = Peer(token, label, self.endpoint, remote=remote)

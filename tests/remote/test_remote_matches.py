@@ -11,7 +11,7 @@ from arena.manifest import resolve_bot
 from arena.record import FaultKind
 from arena.referee import play_match
 from arena.remote.seats import remote_spec
-from conftest import flaky, sdk_bot, settings, start, stop, wait_until
+from remote_helpers import flaky, sdk_bot, settings, start, stop, wait_until
 from engine.core import Game
 from engine.registry import games
 from protocols.transport import Hub

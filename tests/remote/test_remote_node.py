@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from arena.cli.app import app
 from arena.record import MatchRecord
-from conftest import ROOT, stop, when_file_appears
+from remote_helpers import ROOT, stop, when_file_appears
 from engine.registry import games
 
 EXAMPLE = ROOT / "docs" / "examples" / "node-bot"

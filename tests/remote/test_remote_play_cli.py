@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from arena.cli.app import app
 from arena.record import MatchRecord
-from conftest import sdk_bot, stop, when_file_appears
+from remote_helpers import sdk_bot, stop, when_file_appears
 from engine.core import Game
 from engine.registry import games
 

@@ -23,7 +23,7 @@ from arena.tournament import TournamentError
 from arena.tournament.config import TournamentConfig, load_config
 from arena.tournament.jobs import JobDone, JobFailed, MatchJob
 from arena.tournament.schedule import build_schedule
-from conftest import sdk_bot, start, stop
+from remote_helpers import sdk_bot, start, stop
 from leaderboards.model import Flag
 
 runner = CliRunner()

@@ -11,7 +11,7 @@ import zmq
 
 import protocols.transport as transport
 from arena.remote.keys import new_keys
-from conftest import flaky, sdk_bot, settings, start, stop, wait_until
+from remote_helpers import flaky, sdk_bot, settings, start, stop, wait_until
 from protocols.codec import Limits, decode, encode
 from protocols.messages import Hello, Message
 from protocols.transport import Hub, Peer
