@@ -47,7 +47,8 @@ def invite_command(
     ] = Path("."),
 ) -> None:
     """Write a remote entrant's connection file NAME.env (mode 0600) with a fresh token; an earlier
-    token of NAME stops working. A running tournament accepts the new token within a second.
+    token of NAME stops working. A running tournament accepts the new token within a second (after
+    the remote game being played, if one is).
 
     Example: arena tournament invite --db league.db alice
     """
@@ -69,7 +70,8 @@ def invite_command(
 
 def revoke_command(name: NameArg, db: DbOpt = DEFAULT_DB, tournament: TournamentOpt = None) -> None:
     """End a remote entrant's token: it can no longer connect (a running tournament drops its
-    connection within a second, and its games wait). Invite it again for a new token.
+    connection within a second, or after the remote game being played, and its games wait).
+    Invite it again for a new token.
 
     Example: arena tournament revoke --db league.db alice
     """
