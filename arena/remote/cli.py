@@ -15,7 +15,7 @@ from arena.remote import RemoteError
 from arena.remote.book import book_path, invite, read_book, revoke, tournament_keys
 from arena.remote.connection import advertised, how_to_start, write_connection_file
 from arena.remote.lane import status_path
-from arena.tournament.config import TournamentConfig, config_from_plain
+from arena.tournament.config import TournamentConfig, config_from_plain, load_config
 
 #: A status file older than this many seconds was left by a runner that is gone.
 STALE_STATUS = 10.0
@@ -23,14 +23,26 @@ STALE_STATUS = 10.0
 NameArg = Annotated[str, typer.Argument(help="The remote entrant's name ([[bots]] name, remote = true).")]
 
 
-def _remote_config(db: Path, tournament: str | None, name: str) -> TournamentConfig:
-    """The stored tournament, checked to have ``name`` as a remote entrant."""
-    if not db.exists():
-        raise fail(f"{db}: no results database here (give --db PATH); start the tournament first "
-                   "with arena tournament run CONFIG --db PATH")
-    with open_store(db) as store, user_errors():
-        row = store.tournament(tournament)
-        config = config_from_plain(row.config, source=f"{db}: tournament {row.name!r}")
+ConfigOpt = Annotated[
+    Path | None,
+    typer.Option("--config", help="Read the tournament from its config file (before its first run); "
+                                   "the keys and tokens are kept beside --db all the same."),
+]
+
+
+def _remote_config(db: Path, tournament: str | None, name: str, path: Path | None) -> TournamentConfig:
+    """The tournament (from its config file ``path``, else the stored one), checked to have
+    ``name`` as a remote entrant."""
+    if path is not None:
+        with user_errors():
+            config = load_config(path)
+    elif not db.exists():
+        raise fail(f"{db}: no results database here (give --db PATH, or --config FILE to invite "
+                   "before the first run)")
+    else:
+        with open_store(db) as store, user_errors():
+            row = store.tournament(tournament)
+            config = config_from_plain(row.config, source=f"{db}: tournament {row.name!r}")
     remote = [b.name for b in config.bots if b.remote]
     if name not in remote:
         listing = ", ".join(remote) or "none"
@@ -45,14 +57,17 @@ def invite_command(
     connect_dir: Annotated[
         Path, typer.Option("--connect-dir", help="Where the connection file NAME.env goes.")
     ] = Path("."),
+    config_file: ConfigOpt = None,
 ) -> None:
     """Write a remote entrant's connection file NAME.env (mode 0600) with a fresh token; an earlier
     token of NAME stops working. A running tournament accepts the new token within a second (after
     the remote game being played, if one is).
 
-    Example: arena tournament invite --db league.db alice
+    Examples:
+      arena tournament invite --db league.db alice
+      arena tournament invite --db league.db --config league.toml alice   (before the first run)
     """
-    config = _remote_config(db, tournament, name)
+    config = _remote_config(db, tournament, name, config_file)
     assert config.remote is not None
     with user_errors():
         if config.remote.listen.endswith(":*") and config.remote.address is None:
@@ -68,14 +83,16 @@ def invite_command(
     console.print(how_to_start(path), highlight=False)
 
 
-def revoke_command(name: NameArg, db: DbOpt = DEFAULT_DB, tournament: TournamentOpt = None) -> None:
+def revoke_command(
+    name: NameArg, db: DbOpt = DEFAULT_DB, tournament: TournamentOpt = None, config_file: ConfigOpt = None
+) -> None:
     """End a remote entrant's token: it can no longer connect (a running tournament drops its
     connection within a second, or after the remote game being played, and its games wait).
     Invite it again for a new token.
 
     Example: arena tournament revoke --db league.db alice
     """
-    config = _remote_config(db, tournament, name)
+    config = _remote_config(db, tournament, name, config_file)
     with user_errors():
         had = revoke(db, config.name, name)
     say(f"{name}: token revoked" if had else f"{name} had no token; none will be accepted until invited")

@@ -153,9 +153,34 @@ def test_a_game_waiting_too_long_is_postponed_then_handed_back_unplayed(tmp_path
         lane.stop(5)
 
 
-def test_invite_and_revoke_need_a_stored_remote_entrant(tmp_path: Path) -> None:
+def test_invite_and_revoke_need_a_remote_entrant(tmp_path: Path) -> None:
     result = runner.invoke(app, ["tournament", "invite", "--db", str(tmp_path / "none.db"), "alice"])
     assert result.exit_code == 2 and "no results database here" in result.output
+    config = write_league(tmp_path)
+    result = runner.invoke(app, ["tournament", "invite", "--db", str(tmp_path / "league.db"),
+                                 "--config", str(config), "r1"])
+    assert result.exit_code == 2
+    assert "'r1' is not a remote entrant (remote = true); remote entrants: alice" in result.output
+
+
+def test_invite_before_the_first_run_and_revoke(tmp_path: Path) -> None:
+    config_path = write_league(tmp_path, 'address = "arena.example.org"', port=7777)
+    db = tmp_path / "league.db"
+    invited = runner.invoke(app, ["tournament", "invite", "--db", str(db), "--config", str(config_path),
+                                  "alice", "--connect-dir", str(tmp_path)])
+    assert invited.exit_code == 0, invited.output
+    file = tmp_path / "alice.env"
+    assert stat.S_IMODE(file.stat().st_mode) == 0o600
+    values = dict(line.split("=", 1) for line in file.read_text().splitlines())
+    book = read_book(db)["remote-league"]
+    assert values == {"ARENA_ENDPOINT": "tcp://arena.example.org:7777",
+                      "ARENA_TOKEN": book.tokens["alice"],
+                      "ARENA_SERVER_KEY": book.keys.public.decode()}
+    assert not db.exists()  # nothing stored: the run stores the tournament
+    revoked = runner.invoke(app, ["tournament", "revoke", "--db", str(db), "--config", str(config_path),
+                                  "alice"])
+    assert revoked.exit_code == 0 and "alice: token revoked" in revoked.output
+    assert read_book(db)["remote-league"].tokens == {}
 
 
 @pytest.mark.slow
