@@ -11,7 +11,6 @@ import typer
 
 from arena.cli.common import console, fail, inert, say, user_errors
 from arena.cli.results import DEFAULT_DB, DbOpt, TournamentOpt, open_store
-from arena.remote import RemoteError
 from arena.remote.book import book_path, invite, read_book, revoke, tournament_keys
 from arena.remote.connection import advertised, how_to_start, write_connection_file
 from arena.remote.lane import status_path
@@ -70,9 +69,6 @@ def invite_command(
     config = _remote_config(db, tournament, name, config_file)
     assert config.remote is not None
     with user_errors():
-        if config.remote.listen.endswith(":*") and config.remote.address is None:
-            raise RemoteError(f"{config.name}: listen {config.remote.listen} has no fixed port; "
-                              "set one (or address = HOST:PORT) so that connection files can name it")
         keys = tournament_keys(db, config.name)
         token = invite(db, config.name, name)
         endpoint = advertised(config.remote.listen, config.remote.address)

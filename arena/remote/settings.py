@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from arena.remote import RemoteError
 from arena.remote.connection import check_listen
 
 #: Seconds a game waits for a remote entrant that is not connected before it is postponed.
@@ -23,6 +24,9 @@ class RemoteSettings:
 
     def __post_init__(self) -> None:
         check_listen(self.listen)
+        if self.listen.endswith(":*"):
+            raise RemoteError(f"{self.listen}: a tournament listens on a fixed port, which "
+                              "entrants' connection files name")
 
     def to_plain(self) -> dict[str, Any]:
         """The config keys these settings come from."""

@@ -64,6 +64,7 @@ remote = true
 @pytest.mark.parametrize(("change", "message"), [
     (("listen = ", "# "), "listen: remote bots need a tcp://HOST:PORT to connect to"),
     (("listen = \"tcp://", "listen = \"ipc://"), "listen: cannot listen on"),
+    (("listen = \"tcp://127.0.0.1:", "listen = \"tcp://127.0.0.1:*\"\n# "), "a tournament listens on a fixed port"),
     (("remote = true", "remote = true\nbot = \"random\""), "bots[2].bot: a remote bot runs on its owner's machine"),
     (("name = \"alice\"", "name = \"../alice\""), "bots[2].name: remote bot name '../alice'"),
     (("seed = 7", "seed = 7\nclock = \"cpu\""), "clock: remote bots are timed on the wall clock"),
