@@ -36,7 +36,8 @@ from arena.tournament.executors import Executor
 from arena.tournament.jobs import JobFailed, MatchJob
 from arena.tournament.pool import BotPool
 from arena.tournament.worker import Outcome, play_in_pool
-from protocols.errors import ProtocolError, PeerGone
+from protocols.codec import bot_limits
+from protocols.errors import PeerGone, ProtocolError
 from protocols.messages import Bye
 from protocols.transport import Hub
 
@@ -135,7 +136,9 @@ class RemoteLane:
             keys = tournament_keys(self.database, self.config.name)
             with (
                 tempfile.TemporaryDirectory(prefix="arena-remote-") as logs,
-                Hub(curve=keys, listen=self.settings.listen, server=f"arena {__version__}") as hub,
+                # The tcp endpoint's frame cap is fixed when it is bound: the config's from the start.
+                Hub(curve=keys, listen=self.settings.listen, server=f"arena {__version__}",
+                    limits=bot_limits(self.config.frame_limit_kb)) as hub,
             ):
                 pool = RemotePool(hub, Path(logs), {})
                 with pool:
