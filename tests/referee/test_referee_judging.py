@@ -17,7 +17,7 @@ from arena.clock import TimeControl
 from arena.handle import BotHandle
 from arena.manifest import BotSpec
 from arena.record import Fault, FaultKind, MatchRecord
-from arena.referee import FaultPolicy, play_match
+from arena.referee import FaultPolicy, RefereeError, final_ranks, play_match
 from engine.core import Game, derive_seed, seeded_rng
 from engine.registry import games
 from protocols.codec import INFO_LIMIT, TRUSTED_LIMITS, decode, encode
@@ -26,7 +26,7 @@ from protocols.transport import Hub
 
 SEED = 21
 #: What a script does for one ``act``: wait some seconds, or send a message.
-Step = Union[float, Message]
+Step = Union[float, Message, bytes]
 Script = Callable[[Act, int], Sequence[Step]]  # (the act, how many acts came before) → steps
 
 
@@ -76,6 +76,8 @@ class ScriptedBot:
                     for step in self.script(message, before):
                         if isinstance(step, float):
                             time.sleep(step)
+                        elif isinstance(step, bytes):
+                            socket.send(step)
                         else:
                             socket.send(encode(step))
         finally:
@@ -96,7 +98,8 @@ def table() -> Iterator[Table]:
     bots: list[ScriptedBot] = []
 
     def play(game: Game, control: TimeControl, *scripts: Script, strikes: int = 3,
-             seed: int = SEED) -> tuple[MatchRecord, list[ScriptedBot]]:
+             seed: int = SEED, on_decision: Callable[..., None] | None = None
+             ) -> tuple[MatchRecord, list[ScriptedBot]]:
         with Hub("tcp://127.0.0.1:*") as hub:
             handles = [BotHandle.remote(BotSpec(f"seat{s}", ("scripted",)), hub) for s in range(3)]
             for seat, handle in enumerate(handles):
@@ -104,7 +107,7 @@ def table() -> Iterator[Table]:
                 bots.append(ScriptedBot(hub.endpoint, handle.peer.token, script))
             assert hub.wait_connected([h.peer for h in handles], 10) == []
             record = play_match(game, game.configure(3), seed, handles, control, FaultPolicy(strikes),
-                                match_id="m-1")
+                                match_id="m-1", on_decision=on_decision)
             for handle in handles:
                 handle.say_bye()
         for bot in bots:
@@ -245,3 +248,94 @@ def test_info_is_kept_up_to_the_cap_and_counted_when_dropped(game: Game, table: 
     assert seat0[0].info == {"eval": 0.5, "pv": [1, 2]}
     assert seat0[1].info is None and seat0[2].info is None and seat0[3].info is None
     assert record.detail["info_dropped"] == [2, 0, 0] and record.faults == ()
+
+
+def test_garbage_and_unasked_messages_are_told_apart_and_logged(
+    game: Game, table: Table, caplog: pytest.LogCaptureFixture
+) -> None:
+    def odd(act: Act, before: int) -> list[Step]:
+        if before == 0:
+            return [Pong(act.seq), Action(act.seq, act.legal[0])]  # a pong is no answer: dropped
+        if before == 1:
+            return [b"\xc1"]  # not msgpack at all: a malformed strike
+        return prompt(act, before)
+
+    with caplog.at_level("INFO", logger="arena.referee"):
+        record, bots = table(game, TimeControl(1.0, grace=0.5), odd)
+    seat0 = [i for i, d in enumerate(record.decisions) if d.seat == 0]
+    detail = "byte 0xc1 at offset 0 is not allowed"
+    assert seat_faults(record) == [Fault(0, FaultKind.MALFORMED, seat0[1], detail)]
+    assert record.detail["dropped"] == [1, 0, 0]
+    assert not record.decisions[seat0[0]].fallback and record.decisions[seat0[1]].fallback
+    messages = [r.getMessage() for r in caplog.records if r.name == "arena.referee"]
+    assert f"m-1 seat 0 malformed: {detail}" in messages
+    assert f"m-1 dropped {Pong(bots[0].acts[0].seq)!r} from seat0 (waiting for seq {bots[0].acts[0].seq})" \
+        in messages
+
+
+def test_an_illegal_action_is_named_by_its_label_and_logged(
+    game: Game, table: Table, caplog: pytest.LogCaptureFixture
+) -> None:
+    def illegal_first(act: Act, before: int) -> list[Step]:
+        return [Action(act.seq, max(act.legal) + 1)] if before == 0 else prompt(act, before)
+
+    seen: list[tuple[bool, int]] = []
+    with caplog.at_level("INFO", logger="arena.referee"):
+        record, bots = table(game, TimeControl(1.0), illegal_first,
+                             on_decision=lambda state, decision: seen.append((state.is_over(), decision.seat)))
+    assert [seat for _, seat in seen] == [d.seat for d in record.decisions]
+    assert [over for over, _ in seen] == [False] * (len(seen) - 1) + [True]
+    first = first_decision(record)
+    state = game.start(game.configure(3), SEED)
+    for decision in record.decisions[:first]:
+        state.apply(decision.seat, decision.action)
+    wrong = max(bots[0].acts[0].legal) + 1
+    detail = (f"action {wrong} ({state.action_label(wrong)}) is not among the legal "
+              f"{list(bots[0].acts[0].legal)}")
+    assert seat_faults(record) == [Fault(0, FaultKind.ILLEGAL, first, detail)]
+    messages = [r.getMessage() for r in caplog.records if r.name == "arena.referee"]
+    assert f"m-1 seat 0 illegal: {detail}" in messages
+
+
+def test_a_forfeited_seat_is_charged_no_time_and_logged_once(
+    game: Game, table: Table, caplog: pytest.LogCaptureFixture
+) -> None:
+    def wrong_seat(act: Act, before: int) -> list[Step]:
+        return [Action(act.seq, act.legal[0], seat=1)]
+
+    with caplog.at_level("INFO", logger="arena.referee"):
+        record, _ = table(game, TimeControl(1.0), wrong_seat, strikes=1)
+    later = [d for d in record.decisions if d.seat == 0][1:]
+    assert later and all(d.fallback and d.elapsed == 0.0 and d.cpu is None for d in later)
+    messages = [r.getMessage() for r in caplog.records if r.name == "arena.referee"]
+    assert messages.count("m-1 seat 0 (seat0) forfeited") == 1
+    warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert warnings == ["m-1: seat0 claimed seat 1; refused"]
+
+
+def test_an_oversized_info_is_logged_with_its_size(game: Game, table: Table,
+                                                   caplog: pytest.LogCaptureFixture) -> None:
+    def big_first(act: Act, before: int) -> list[Step]:
+        info = {"pad": "x" * INFO_LIMIT} if before == 0 else None
+        return [Action(act.seq, act.legal[0], info=info)]
+
+    with caplog.at_level("INFO", logger="arena.referee"):
+        record, _ = table(game, TimeControl(1.0), big_first)
+    size = 1 + 4 + 3 + INFO_LIMIT  # fixmap, "pad" with its header, str16 header, the text
+    assert record.detail["info_dropped"] == [1, 0, 0]
+    messages = [r.getMessage() for r in caplog.records if r.name == "arena.referee"]
+    assert f"m-1 seat 0: dropped an info of {size} bytes (limit {INFO_LIMIT})" in messages
+
+
+def test_forfeited_seats_tie_for_last_and_the_rest_keep_their_order() -> None:
+    assert final_ranks([1, 2, 3], (0,)) == (3, 1, 2)
+    assert final_ranks([2, 1, 3, 4], (1, 3)) == (1, 3, 2, 3)
+    assert final_ranks([1, 1, 3], ()) == (1, 1, 3)
+    assert final_ranks([1, 2], (0, 1)) == (1, 1)
+
+
+def test_a_fault_policy_needs_a_strike() -> None:
+    assert FaultPolicy().strikes == 3 and FaultPolicy(1).strikes == 1
+    with pytest.raises(RefereeError) as caught:
+        FaultPolicy(0)
+    assert str(caught.value) == "strikes must be at least 1"
