@@ -7,6 +7,7 @@ import math
 from pathlib import Path
 
 import pytest
+from json_schema import violations
 from tournament_league import run_arena
 
 from arena.store.db import Store
@@ -14,6 +15,12 @@ from arena.tournament import TournamentError
 from arena.tournament.config import parse_config
 from arena.tournament.schedule import SPRT_WAVE_BLOCKS, build_schedule
 from arena.tournament.sprt import SprtMonitor, stored_sprt
+from leaderboards.build import build_leaderboard
+from leaderboards.model import RatingSettings, Rounds, TournamentInfo
+from leaderboards.render_html import render_html
+from leaderboards.render_json import leaderboard_data, schema
+from leaderboards.render_markdown import render_markdown
+from leaderboards.results import RatedGame
 from leaderboards.sprt import SprtError, SprtSettings, elo_to_score, score_to_elo, sprt
 
 RULE = SprtSettings(elo0=0, elo1=10, alpha=0.05, beta=0.05)
@@ -161,3 +168,23 @@ def test_a_gauntlet_stops_when_the_test_decides(tmp_path: Path) -> None:
     assert math.isclose(data["tournament"]["sprt"]["llr"], result.llr)
     again = run_arena("tournament", "resume", "--db", "sp.db", cwd=tmp_path)
     assert again.returncode == 0 and "played 0 games" in again.stdout
+
+
+def test_every_published_form_shows_the_test_and_the_rounds() -> None:
+    games = [RatedGame("wongar", "basic", deal, bots, ranks)
+             for deal in range(6)
+             for bots, ranks in ((("c", "p1", "p2"), (1, 2, 3)), (("p1", "p2", "c"), (2, 3, 1)))]
+    result = sprt("c", {0.75: 50, 1.0: 200}, RULE)
+    info = TournamentInfo("g", {"format": "gauntlet"}, provisional=False, sprt=result,
+                          rounds=Rounds(2, 5))
+    board = build_leaderboard(games, info, RatingSettings(bootstrap_samples=20))
+    data = leaderboard_data(board)
+    assert violations(data, schema(), schema()) == []
+    test = data["tournament"]["sprt"]
+    assert test["verdict"] == result.verdict == "H1" and test["blocks"] == 250
+    assert math.isclose(test["llr"], result.llr) and math.isclose(test["upper"], RULE.upper)
+    assert data["tournament"]["rounds"] == {"played": 2, "total": 5}
+    line = result.describe()
+    assert line.startswith("SPRT c [0, 10] alpha 0.05 beta 0.05: LLR ") and "H1 accepted" in line
+    assert line in render_markdown(board).replace("\\", "")
+    assert line in render_html(board) and "swiss: 2 of 5 rounds played" in render_html(board)
