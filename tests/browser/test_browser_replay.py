@@ -151,3 +151,7 @@ def test_the_games_list_filters_by_bot_and_by_fault(browser: webdriver.Chrome, p
     Select(browser.find_element(By.ID, "filter-bot")).select_by_visible_text(BETA)
     assert text_of(browser, "#shown") == "2 of 3 games"
     assert not rows[0].is_displayed() and rows[1].is_displayed()
+    link = (site.out / "bots").glob("beta-*.html")
+    open_page(browser, next(link))
+    browser.find_element(By.ID, "in-games-list").click()
+    assert Select(browser.find_element(By.ID, "filter-bot")).first_selected_option.text == BETA
