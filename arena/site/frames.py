@@ -159,7 +159,7 @@ def replay_data(record: MatchRecord, game_id: str, about: Mapping[str, Any] | No
             raise TournamentError(f"game {game_id}: decision {ply} does not replay: {exc}") from None
         log.append([decision.seat, label, round(decision.elapsed * 1000, 1), decision.info, decision.fallback])
         look()
-    hidden = private_keys([views for views, _, _ in moments])
+    hidden = private_keys([views for views, _, _ in moments]) | game_private_keys(record.config)
     for views, scores, events in moments:
         public, private = split_views(views, hidden)
         step: dict[str, Any] = {"pub": diff(previous_public, public)}
