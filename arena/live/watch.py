@@ -55,6 +55,7 @@ class Watch:
         self._lock = threading.Lock()
         self._following: dict[str, _Following] = {}
         self._tally: Tally | None = None
+        self._tallied = ""
         self._counted: set[str] = set()
         self._board: tuple[int, list[dict[str, Any]]] | None = None
 
@@ -86,8 +87,8 @@ class Watch:
         config = config_from_plain(row.config, source=f"{store.path}: tournament {row.name!r}")
         scheduled = len(build_schedule(config))
         ids = store.stored_ids(row.name)
-        if self._tally is None:
-            self._tally = Tally(total=scheduled)
+        if self._tally is None or self._tallied != row.name:  # a newer tournament took over
+            self._tally, self._tallied, self._counted, self._board = Tally(total=scheduled), row.name, set(), None
         for game_id in sorted(ids - self._counted):
             self._tally.add(store.game(game_id, row.name).record)
             self._counted.add(game_id)
