@@ -20,7 +20,7 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from chromium import chromium, console_errors, requests_made
+from tests.browser.chromium import chromium, console_errors, requests_made
 
 REPO = Path(__file__).resolve().parents[2]
 ARENA = [sys.executable, "-c", "from arena.cli.app import main; main()"]

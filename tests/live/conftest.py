@@ -1,8 +1,0 @@
-"""The live view's tests use the browser tests' Chromium helper."""
-
-from __future__ import annotations
-
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "browser"))
