@@ -10,7 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from typer.testing import CliRunner
 
+from arena.cli.app import app
 from arena.site.build import SiteReport, build_site
 from arena.site.frames import diff
 from arena.store.db import Store
@@ -172,3 +174,12 @@ def test_replays_wait_until_every_seating_of_their_deal_is_played(tmp_path: Path
 def test_the_master_seed_is_published_once_every_game_is_played(sites: dict[str, SiteReport]) -> None:
     index = (sites["wongar"].out / "index.html").read_text(encoding="utf-8")
     assert "<th class=\"name\">seed</th><td class=\"value\">11</td>" in index
+
+
+@pytest.mark.parametrize("form", ["json", "md", "html"])
+def test_the_leaderboard_command_hides_env_values_too(form: str, leagues: dict[str, Path]) -> None:
+    result = CliRunner().invoke(app, ["leaderboard", "--db", str(leagues["waroong"]), "--format", form,
+                                      "--samples", "4"])
+    assert result.exit_code == 0, result.output
+    assert SECRET not in result.output and "faulty_bot.py" not in result.output
+    assert "API_TOKEN" in result.output.replace("\\_", "_")  # Markdown escapes the underscore
