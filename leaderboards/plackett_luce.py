@@ -151,6 +151,24 @@ class PlackettLuceModel:
         by_group: FloatArray = total.reshape(n_groups, size)[:, :-1]
         return by_group
 
+    def curvature_by_group(self, params: FloatArray, groups: IndexArray, n_groups: int) -> FloatArray:
+        """(n_groups, n_params): the diagonal of the negated log-likelihood Hessian at ``params``
+        summed over the games of each group, every game weighted 1 (like :meth:`gradient_by_group`)."""
+        size = self.n_params + 1
+        padded = np.append(params, 0.0)
+        total = np.zeros(n_groups * size)
+        for pattern in self._patterns:
+            strengths = np.take(padded, pattern.items) + np.take(padded, pattern.seat_params)
+            hessian = _order_terms(strengths, pattern.orders, hessian=True).hessian
+            assert hessian is not None
+            positions = np.arange(len(pattern.items))
+            diagonal = -hessian[positions, positions].ravel()
+            base = (groups[pattern.game_index] * size)[None, :]
+            for columns in (pattern.items, pattern.seat_params):
+                total += np.bincount((base + columns).ravel(), diagonal, n_groups * size)
+        by_group: FloatArray = total.reshape(n_groups, size)[:, :-1]
+        return by_group
+
     def fit(
         self,
         weights: FloatArray | None = None,
@@ -233,19 +251,26 @@ class PlackettLuceModel:
         step_matrix: FloatArray,
         tolerance: float = 1e-5,
         max_steps: int = 30,
+        diagonal: FloatArray | None = None,
     ) -> PlackettLuceFit:
         """Re-fit for new ``weights`` from a nearby solution ``start`` (raw layout) by chord steps.
 
         Each step is a Newton step with the fixed ``step_matrix`` (from :meth:`step_matrix` at the
         full-data fit, weights of the same total): one gradient per step, converging fast when the
         reweighted optimum is near. Stops once no parameter moves more than ``tolerance`` (θ units);
-        falls back to :meth:`fit` if that does not happen within ``max_steps``.
+        falls back to :meth:`fit` if that does not happen within ``max_steps``. ``diagonal`` is
+        added to the step matrix's diagonal: the change of the inverse curvature of each parameter
+        under the new weights (see :func:`leaderboards.bootstrap.bootstrap_thetas`), which lets the
+        steps contract faster when the weights move some parameters' curvature a lot.
         """
         precision = 0.0 if prior_sd is None else 1.0 / prior_sd**2
         x = np.array(start, dtype=np.float64)
         for step_count in range(1, max_steps + 1):
             ll, grad, _ = self.log_likelihood(x, weights)
-            step = step_matrix @ (grad - precision * x)
+            residual = grad - precision * x
+            step = step_matrix @ residual
+            if diagonal is not None:
+                step += diagonal * residual
             x += step
             if float(np.max(np.abs(step))) <= tolerance:
                 return PlackettLuceFit(
@@ -307,21 +332,34 @@ def _order_terms(strengths: FloatArray, orders: IndexArray, hessian: bool) -> _T
         s = strengths if strict else strengths[order]
         shifted = s - s.max(axis=0)
         e = np.exp(shifted)
-        tails = np.cumsum(e[::-1], axis=0)[::-1]
+        tails = _running_sum(e, backwards=True)
         inverse = 1.0 / tails
         total += shifted.sum(axis=0) - np.log(tails).sum(axis=0)
-        reach = np.cumsum(inverse, axis=0)
+        reach = _running_sum(inverse)
         if strict:
             grad = 1.0 - e * reach
         else:
             grad[order] += 1.0 - e * reach
         if hess is not None:
-            reach2 = np.cumsum(inverse * inverse, axis=0)
+            reach2 = _running_sum(inverse * inverse)
             h = e[:, None, :] * e[None, :, :] * reach2[earlier]
             h[diagonal, diagonal] -= e * reach
             hess[np.ix_(order, order)] += h
     count = len(orders)
     return _Terms(total / count, grad / count, None if hess is None else hess / count)
+
+
+def _running_sum(values: FloatArray, backwards: bool = False) -> FloatArray:
+    """Cumulative sums down the rows of ``values`` (positions, games), from the last row up when
+    ``backwards``: a row at a time, each a contiguous vector add (a cumulative sum along the short
+    first axis of a wide array is many times slower in numpy)."""
+    result = np.empty_like(values)
+    rows = range(len(values) - 1, -1, -1) if backwards else range(len(values))
+    running = np.zeros(values.shape[1:])
+    for row in rows:
+        running = running + values[row]
+        result[row] = running
+    return result
 
 
 def _compile(
