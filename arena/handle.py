@@ -92,9 +92,10 @@ class BotHandle:
 
     @classmethod
     def remote(cls, spec: BotSpec, hub: Hub, token: str | None = None) -> BotHandle:
-        """Announce a bot that connects by itself with the handle's ``peer.token`` to the hub's
-        ``tcp://`` endpoint (it may reconnect; see :class:`~protocols.transport.Hub`)."""
-        return cls(spec, hub, hub.expect(spec.name, token, remote=True))
+        """Announce a bot that connects by itself with the handle's ``peer.token``: to the hub's
+        ``tcp://`` endpoint where it listens on one (a remote peer, which may reconnect; see
+        :class:`~protocols.transport.Hub`), else to ``peer.endpoint``."""
+        return cls(spec, hub, hub.expect(spec.name, token, remote=hub.listening is not None))
 
     def alive(self) -> bool:
         """Whether the bot is connected and (for a local bot) its process is running."""

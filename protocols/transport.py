@@ -62,6 +62,7 @@ import shutil
 import tempfile
 import time
 from collections import OrderedDict, deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import zmq
@@ -238,6 +239,10 @@ class Hub:
         self._curve_local = curve is not None and listen is None
         #: The ``tcp://`` endpoint remote bots connect to (the bound one, port resolved), if any.
         self.listening: str | None = None
+        #: Called before a ``hello`` with an unknown token is refused, to :meth:`expect` tokens
+        #: issued meanwhile elsewhere (a tournament's invitations); it must be cheap when nothing
+        #: changed, since strangers can trigger it.
+        self.refresh_tokens: Callable[[], object] | None = None
         self._context = zmq.Context()
         self._socket = self._context.socket(zmq.ROUTER)
         try:
@@ -663,6 +668,9 @@ class Hub:
     def _handshake(self, identity: bytes, hello: Hello, fd: int) -> bool:
         """Connect the peer whose token ``hello`` carries, or answer ``error``; whether it did."""
         peer = self._peers_by_digest.get(_digest(hello.token))
+        if peer is None and self.refresh_tokens is not None:
+            self.refresh_tokens()
+            peer = self._peers_by_digest.get(_digest(hello.token))
         if peer is None or not hmac.compare_digest(peer.token.encode(), hello.token.encode()):
             self._refuse(identity, f"unknown token from bot {hello.name[:NAME_LIMIT]!r}")
         elif peer.identity is not None and not peer.remote:

@@ -53,12 +53,14 @@ def read_book(database: Path) -> dict[str, TournamentBook]:
         raise RemoteError(f"cannot read the remote book {path}: {exc}") from None
 
 
-def book_mtime(database: Path) -> int:
-    """When the book last changed (nanoseconds), 0 without one: cheap to poll."""
+def book_version(database: Path) -> tuple[int, int]:
+    """What changes whenever the book is written (its file's inode and modification time; each
+    write renames a new file over it), ``(0, 0)`` without one: cheap to poll."""
     try:
-        return book_path(database).stat().st_mtime_ns
+        found = book_path(database).stat()
     except FileNotFoundError:
-        return 0
+        return (0, 0)
+    return (found.st_ino, found.st_mtime_ns)
 
 
 def tournament_keys(database: Path, tournament: str) -> CurveKeys:

@@ -7,7 +7,8 @@ game whose remote entrants are all connected is played at once; one waiting for 
 not connected waits, while the lane plays the others, and after ``postpone_after`` seconds is
 postponed: it is played whenever the entrant connects, and if it has not when nothing else is left
 to play, it is handed back unplayed (``arena tournament resume`` plays it later). Invitations and
-revocations (the book changing) take effect while the lane runs. Every second the lane writes
+revocations (the book changing) take effect while the lane runs; a ``hello`` with an unknown token
+makes the lane look at the book first, so a bot started right after its invitation is let in. Every second the lane writes
 what it is waiting for to the status file beside the database, which ``tournament status`` reads.
 """
 
@@ -29,7 +30,7 @@ from arena import __version__
 from arena.handle import BotHandle
 from arena.manifest import BotSpec
 from arena.remote import RemoteError
-from arena.remote.book import book_mtime, read_book, tournament_keys
+from arena.remote.book import book_version, read_book, tournament_keys
 from arena.remote.seats import remote_spec
 from arena.tournament.config import BotEntry, TournamentConfig
 from arena.tournament.executors import Executor
@@ -154,13 +155,23 @@ class RemoteLane:
             status_path(self.database).unlink(missing_ok=True)
 
     def _serve(self, hub: Hub, pool: RemotePool) -> None:
-        seen = -1
+        seen = [(-1, -1)]
         last_status = 0.0
+
+        def refresh() -> bool:
+            """Read the book again if it changed since last read (a stat otherwise)."""
+            if (version := book_version(self.database)) == seen[0]:
+                return False
+            seen[0] = version
+            self._sync_tokens(hub, pool)
+            return True
+
+        # A bot invited a moment ago may say hello before the next look at the book.
+        hub.refresh_tokens = refresh
         try:
             while not self._stop.is_set():
-                if (mtime := book_mtime(self.database)) != seen:
-                    seen, last_status = mtime, 0.0
-                    self._sync_tokens(hub, pool)
+                if refresh():
+                    last_status = 0.0
                 job = self._next(pool)
                 if job is not None:
                     self._play(pool, job)

@@ -185,3 +185,21 @@ def test_junk_answering_a_keepalive_ping_is_decoded_at_most_four_times(
         assert len(decoded) == transport.DECODES_PER_REQUEST
     finally:
         socket.close()
+
+
+def test_a_token_issued_elsewhere_a_moment_ago_is_looked_up_before_refusing(remote_hub: Hub) -> None:
+    issued: list[Peer] = []
+    remote_hub.refresh_tokens = lambda: issued.append(remote_hub.expect("alice", "ab" * 16, remote=True))
+    socket: zmq.Socket[bytes] = zmq.Context.instance().socket(zmq.DEALER)
+    socket.setsockopt(zmq.LINGER, 0)
+    public, secret = zmq.curve_keypair()
+    assert remote_hub.curve_public is not None and remote_hub.listening is not None
+    socket.curve_serverkey, socket.curve_publickey, socket.curve_secretkey = (
+        remote_hub.curve_public, public, secret)
+    socket.connect(remote_hub.listening)
+    try:
+        socket.send(encode(Hello(1, "quick", "1", "ab" * 16)))
+        assert wait_until(remote_hub, lambda: bool(issued) and issued[0].connected, 5)
+        assert remote_hub.refused_hellos == []
+    finally:
+        socket.close()
