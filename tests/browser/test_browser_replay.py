@@ -136,6 +136,10 @@ def test_no_page_scrolls_sideways_on_a_390_px_phone(browser: webdriver.Chrome, p
                 browser.find_element(By.TAG_NAME, "body").send_keys(Keys.END)
             wide = browser.execute_script("return document.documentElement.scrollWidth")
             assert wide <= 390, f"{page.name} is {wide} px wide at 390 px"
+            broken = browser.execute_script(
+                "return Array.from(document.querySelectorAll('#ratings td.name a, #crosstable th.bot span'))"
+                ".filter((e) => e.getClientRects().length > 1).map((e) => e.textContent)")
+            assert broken == [], f"{page.name}: names broken over lines: {broken}"
             assert console_errors(browser) == []
 
 
