@@ -13,7 +13,10 @@ import pytest
 
 from arena.record import DecisionRecord, Fault, FaultKind, MatchRecord
 from arena.store import StoreError
-from arena.store.db import APPLICATION_ID, BotRow, BuildRow, Placement, Store
+import sqlite3
+
+from arena.store.db import APPLICATION_ID, BotRow, BuildRow, Placement, Store, migrate
+from arena.store.migrations import MIGRATIONS
 
 
 def record(seed: int, bots: tuple[str, ...], faults: tuple[Fault, ...] = (),
@@ -115,8 +118,6 @@ def test_games_keep_their_placement_seats_and_filters(tmp_path: Path) -> None:
 
 
 def test_seat_rows_count_each_seat_s_faults(tmp_path: Path) -> None:
-    import sqlite3
-
     path = tmp_path / "r.db"
     with Store(path) as store:
         store.add_tournament("t", "f", {}, [bot("a"), bot("b")])
@@ -132,8 +133,6 @@ def test_seat_rows_count_each_seat_s_faults(tmp_path: Path) -> None:
 
 
 def test_a_new_store_is_private_and_marked_as_an_arena_store(tmp_path: Path) -> None:
-    import sqlite3
-
     path = tmp_path / "r.db"
     with Store(path) as store:
         assert store.writable
@@ -146,8 +145,6 @@ def test_a_new_store_is_private_and_marked_as_an_arena_store(tmp_path: Path) -> 
 
 
 def test_an_unreadable_stored_record_is_a_store_error_naming_the_game(tmp_path: Path) -> None:
-    import sqlite3
-
     path = tmp_path / "r.db"
     with Store(path) as store:
         store.add_tournament("t", "f", {}, [bot("a")])
@@ -175,8 +172,6 @@ def test_a_file_that_is_not_sqlite_is_refused_and_left_alone(tmp_path: Path) -> 
 
 
 def test_stored_rows_in_full(tmp_path: Path) -> None:
-    import sqlite3
-
     path = tmp_path / "r.db"
     before = time.time()
     with Store(path) as store:
@@ -208,8 +203,6 @@ def test_stored_rows_in_full(tmp_path: Path) -> None:
 
 
 def test_foreign_and_broken_files_are_store_errors(tmp_path: Path) -> None:
-    import sqlite3
-
     versioned = tmp_path / "versioned.db"
     db = sqlite3.connect(versioned)
     db.execute("PRAGMA user_version = 5")  # not ours, though it has no tables and no application id
@@ -245,6 +238,10 @@ try:
     store.add_build("t", "a", "h", {})
 except StoreError as exc:
     print(exc)
+try:
+    Store(Path(sys.argv[2]))
+except StoreError as exc:
+    print(exc)
 """
 
 
@@ -259,13 +256,17 @@ def test_a_store_on_a_read_only_mount_reads_and_refuses_writes(tmp_path: Path) -
     with Store(path) as store:
         store.add_tournament("t", "f", {}, [bot("a")])
         store.add_game("t", Placement("g", 0, 0, 0, 0), record(1, ("a", "a")))
+    old = folder / "old.db"  # an arena store at schema version 1
+    db = sqlite3.connect(old)
+    migrate(db, MIGRATIONS[:1])
+    db.close()
     if shutil.which("unshare") is None:
         if os.environ.get("CI") == "true":
             pytest.fail("unshare (util-linux) is needed for read-only mounts")
         pytest.skip("no unshare here")
     script = tmp_path / "read_only.py"
     script.write_text(READ_ONLY_SCRIPT)
-    shell = f"mount --bind -o ro {folder} {folder} && exec {sys.executable} {script} {path}"
+    shell = f"mount --bind -o ro {folder} {folder} && exec {sys.executable} {script} {path} {old}"
     done = subprocess.run(["unshare", "-r", "--mount", "sh", "-c", shell], capture_output=True, text=True,
                           timeout=60, cwd=os.getcwd(), env={**os.environ, "PYTHONPATH": os.getcwd()})
     if done.returncode != 0 and "mount" in done.stderr and os.environ.get("CI") != "true":
@@ -274,4 +275,50 @@ def test_a_store_on_a_read_only_mount_reads_and_refuses_writes(tmp_path: Path) -
     assert done.stdout.splitlines() == [
         "False ['t'] ['g']",
         f"{path}: the results database is read-only here",
+        f"{old}: read-only, and its schema (version 1) is older than this arena's ({len(MIGRATIONS)}); "
+        "open it once where it is writable",
     ]
+
+
+def test_a_late_entrant_joins_with_build_one_and_the_new_config(tmp_path: Path) -> None:
+    path = tmp_path / "r.db"
+    with Store(path) as store:
+        store.add_tournament("t", "f1", {"bots": ["a"]}, [bot("a")])
+        store.add_game("t", Placement("g", 0, 0, 0, 0), record(1, ("a", "a")))
+        store.add_late_entry("t", "f2", {"bots": ["a", "late"], "b": 0}, bot("late"))
+        row = store.tournament("t")
+        assert (row.fingerprint, list(row.config), row.config["bots"]) == ("f2", ["b", "bots"], ["a", "late"])
+        assert store.bots("t") == [BotRow("a", "1", ("python3", "a.py"), "hash-a"),
+                                   BotRow("late", "1", ("python3", "late.py"), "hash-late")]
+        assert store.builds("t")[-1] == BuildRow("late", 1, "hash-late", {"late.py": "d1"})
+        assert store.stored_ids("t") == {"g"}
+        with pytest.raises(StoreError) as caught:
+            store.add_late_entry("nope", "f", {}, bot("x"))
+        assert str(caught.value) == f"{path}: no tournament 'nope'"
+        with pytest.raises(StoreError, match="write failed"):
+            store.add_late_entry("t", "f3", {}, bot("late"))  # already entered
+        assert store.tournament("t").fingerprint == "f2"
+
+
+def test_a_failed_migration_is_rolled_back_with_its_own_error(tmp_path: Path) -> None:
+    db = sqlite3.connect(tmp_path / "m.db", isolation_level=None)
+
+    def half_done(db: sqlite3.Connection) -> None:
+        db.execute("CREATE TABLE partial (x)")
+        raise ValueError("step two failed")
+
+    try:
+        migrate(db, MIGRATIONS[:1])
+        with pytest.raises(ValueError, match="step two failed"):
+            migrate(db, (*MIGRATIONS[:1], half_done))
+        assert db.execute("PRAGMA user_version").fetchone() == (1,)
+        assert db.execute("SELECT count(*) FROM sqlite_schema WHERE name = 'partial'").fetchone() == (0,)
+        assert not db.in_transaction
+    finally:
+        db.close()
+
+
+def test_a_folder_is_not_a_store(tmp_path: Path) -> None:
+    with pytest.raises(StoreError) as caught:
+        Store(tmp_path)
+    assert str(caught.value) == f"{tmp_path}: cannot read: [Errno 21] Is a directory: '{tmp_path}'"
