@@ -8,8 +8,10 @@ from pathlib import Path
 
 import pytest
 from json_schema import violations
+from typer.testing import CliRunner
 from tournament_league import run_arena
 
+from arena.cli.app import app
 from arena.store.db import Store
 from arena.tournament import TournamentError
 from arena.tournament.config import parse_config
@@ -188,3 +190,17 @@ def test_every_published_form_shows_the_test_and_the_rounds() -> None:
     assert line.startswith("SPRT c [0, 10] alpha 0.05 beta 0.05: LLR ") and "H1 accepted" in line
     assert line in render_markdown(board).replace("\\", "")
     assert line in render_html(board) and "swiss: 2 of 5 rounds played" in render_html(board)
+
+
+def test_plan_states_the_test(tmp_path: Path) -> None:
+    lines = ['name = "g"', 'game = "wongar"', "table_size = 3", 'format = "gauntlet"',
+             'candidates = ["c"]', "deals = 100", 'time_control = "1s"', "seed = 1",
+             "sprt = { elo0 = -5, elo1 = 5, alpha = 0.1 }"]
+    lines += [f'[[bots]]\nname = "{n}"\nbot = "random"' for n in ("c", "p1", "p2")]
+    (tmp_path / "g.toml").write_text("\n".join(lines) + "\n")
+    result = CliRunner().invoke(app, ["tournament", "plan", str(tmp_path / "g.toml")])
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.split())
+    assert "tables 1, deals per table 100, games 300" in text
+    bounds = f"({math.log(0.05 / 0.9):.2f}, {math.log(0.95 / 0.1):.2f})"
+    assert f"early stopping: SPRT elo0 -5, elo1 5, alpha 0.1, beta 0.05; stops when the LLR leaves {bounds}" in text

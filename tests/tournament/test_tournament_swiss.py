@@ -11,7 +11,9 @@ from pathlib import Path
 
 import pytest
 from tournament_league import results, run_arena
+from typer.testing import CliRunner
 
+from arena.cli.app import app
 from arena.store.db import Store
 from arena.tournament import TournamentError
 from arena.tournament.config import TournamentConfig, parse_config
@@ -141,3 +143,15 @@ def reference_swiss(tmp_path_factory: pytest.TempPathFactory) -> Path:
     done = run_arena("tournament", "run", "sw.toml", "--db", "sw.db", cwd=folder)
     assert done.returncode == 0, done.stderr
     return folder / "sw.db"
+
+
+def test_plan_counts_every_round(tmp_path: Path) -> None:
+    lines = ['name = "sw"', 'game = "wongar"', "table_size = 3", 'format = "swiss"', "rounds = 4",
+             'time_control = "1s"', "seed = 1"]
+    lines += [f'[[bots]]\nname = "b{i}"\nbot = "random"' for i in range(7)]
+    (tmp_path / "sw.toml").write_text("\n".join(lines) + "\n")
+    result = CliRunner().invoke(app, ["tournament", "plan", str(tmp_path / "sw.toml")])
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.split())
+    assert "tables 8, deals per table 1, games 24" in text
+    assert "swiss: 4 rounds of 2 tables" in text and "1 bots sit out each round" in text
