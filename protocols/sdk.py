@@ -149,6 +149,8 @@ def run(
 ) -> int:
     """Play until the referee says ``bye``; the process exit status (0 on ``bye``, 2 bad setup, 1 refused).
 
+    Over ``tcp://``, ``give_up`` (``--give-up``) also bounds the wait for ``welcome``.
+
     ``choose`` gets the seat's observation, the ascending legal ids and its :class:`Clock`, and
     returns an id from ``legal`` (or a :class:`Choice`). ``on_start`` sees each ``start`` (game,
     seat, seed, action table, time control) and ``on_end`` each ``end``. Exceptions from these
@@ -165,7 +167,7 @@ def run(
         while True:
             socket = _connect(context, settings)
             try:
-                _handshake(socket, hello, max(handshake_timeout, settings.give_up or 0.0))
+                _handshake(socket, hello, settings.give_up or handshake_timeout)
                 if _serve(socket, choose, on_start, on_end, settings.give_up):
                     return 0
             finally:
