@@ -203,3 +203,21 @@ def test_a_token_issued_elsewhere_a_moment_ago_is_looked_up_before_refusing(remo
         assert remote_hub.refused_hellos == []
     finally:
         socket.close()
+
+
+def test_a_frame_over_twice_the_limit_closes_a_remote_connection(remote_hub: Hub) -> None:
+    peer = remote_hub.expect("alice", remote=True)
+    socket: zmq.Socket[bytes] = zmq.Context.instance().socket(zmq.DEALER)
+    socket.setsockopt(zmq.LINGER, 0)
+    public, secret = zmq.curve_keypair()
+    assert remote_hub.curve_public is not None and remote_hub.listening is not None
+    socket.curve_serverkey, socket.curve_publickey, socket.curve_secretkey = (
+        remote_hub.curve_public, public, secret)
+    socket.connect(remote_hub.listening)
+    try:
+        socket.send(encode(Hello(1, "big", "1", peer.token)))
+        assert remote_hub.wait_connected([peer], 5) == []
+        socket.send(b"\x00" * (2 * 64 * 1024 + 1))  # libzmq's cap, as on ipc (SPEC.md §2)
+        assert wait_until(remote_hub, lambda: peer.lost, 5)
+    finally:
+        socket.close()
