@@ -6,9 +6,9 @@ environment variables, in that order; CURVE when ``ARENA_SERVER_KEY`` or ``--ser
 referee's public key), says hello, then plays every match it is sent, answers pings, and returns 0
 on ``bye``. Over ``tcp://`` the referee pings an idle bot every few seconds; a bot that hears
 nothing for ``--give-up`` seconds (default :data:`GIVE_UP`) gives up, or with ``--reconnect``
-connects afresh and says hello again (the new connection replaces the old). Each decision's :class:`Clock` says what the referee
-charges (elapsed or CPU time) and how much this decision has used; :func:`node_budget` reads the
-organiser's node budget (``ARENA_NODES``). Example::
+connects afresh and says hello again (the new connection replaces the old). Each decision's
+:class:`Clock` says what the referee charges (elapsed or CPU time) and how much this decision has
+used; :func:`node_budget` reads the organiser's node budget (``ARENA_NODES``). Example::
 
     import random
     from protocols.sdk import run

@@ -45,7 +45,8 @@ def _remote_config(db: Path, tournament: str | None, name: str, path: Path | Non
     remote = [b.name for b in config.bots if b.remote]
     if name not in remote:
         listing = ", ".join(remote) or "none"
-        raise fail(f"{config.name}: {name!r} is not a remote entrant (remote = true); remote entrants: {listing}")
+        raise fail(f"{config.name}: {name!r} is not a remote entrant (remote = true); "
+                   f"remote entrants: {listing}")
     return config
 
 

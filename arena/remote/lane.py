@@ -8,8 +8,9 @@ not connected waits, while the lane plays the others, and after ``postpone_after
 postponed: it is played whenever the entrant connects, and if it has not when nothing else is left
 to play, it is handed back unplayed (``arena tournament resume`` plays it later). Invitations and
 revocations (the book changing) take effect while the lane runs; a ``hello`` with an unknown token
-makes the lane look at the book first, so a bot started right after its invitation is let in. Every second the lane writes
-what it is waiting for to the status file beside the database, which ``tournament status`` reads.
+makes the lane look at the book first, so a bot started right after its invitation is let in.
+Every second the lane writes what it is waiting for to the status file beside the database, which
+``tournament status`` reads.
 """
 
 from __future__ import annotations
@@ -229,7 +230,8 @@ class RemoteLane:
                     waiting.since = now
                 if not waiting.postponed and now - waiting.since >= self.settings.postpone_after:
                     waiting.postponed = True
-                    log.info("game %s postponed: waiting for %s", waiting.job.game_id, self._absent(waiting, pool))
+                    log.info("game %s postponed: waiting for %s", waiting.job.game_id,
+                             self._absent(waiting, pool))
                 if waiting.postponed and self.nothing_else.is_set():
                     self._queue.remove(waiting)
                     absent = ", ".join(self._absent(waiting, pool))
