@@ -38,8 +38,9 @@ def test_watch_shows_the_board(first_game: Game) -> None:
     bots = ["--bot", "random"] * first_game.min_players
     result = runner.invoke(app, ["play", first_game.name, *bots, "--seed", "2", "--watch", "--delay", "0"])
     assert result.exit_code == 0, result.output
-    # off a terminal the live view leaves its last frame: the final decision over the board
-    assert re.search(r"seat \d \(random\): .+ in \d+\.\d ms", result.output), result.output
+    # off a terminal the live view leaves its last frame: scores, the final decision, the board
+    assert re.search(r"decision \d+: seat \d \(random\): .+ \(\d+ ms\)", result.output), result.output
+    assert "place now" in result.output and "next: game over" in result.output
 
 
 @pytest.mark.parametrize(
