@@ -77,9 +77,10 @@ def test_ctrl_c_after_every_game_is_stored_says_so(tmp_path: Path, reference_db:
     line = command.stdout.readline()
     assert "played 0 games (12 were already stored)" in line
     command.send_signal(signal.SIGINT)  # while the leaderboard is computed
-    _, stderr = command.communicate(timeout=30)
-    if command.returncode == 0:
-        pytest.skip("the leaderboard was done before the Ctrl-C arrived")
+    stdout, stderr = command.communicate(timeout=30)
+    if command.returncode == 0:  # the leaderboard was done before the Ctrl-C arrived
+        assert stderr == "" and "Elo" in stdout, (stdout, stderr)
+        return
     assert command.returncode == 130
     assert stderr.strip().splitlines() == [
         f"stopped: all 12 games are stored; the leaderboard: arena leaderboard --db {db}"
