@@ -17,6 +17,17 @@ from protocols.messages import Hello, Message
 from protocols.transport import Hub, Peer
 
 
+def curve_dealer(hub: Hub) -> zmq.Socket[bytes]:
+    """A DEALER socket with a key pair of its own, connected to ``hub``'s CURVE tcp endpoint."""
+    socket: zmq.Socket[bytes] = zmq.Context.instance().socket(zmq.DEALER)
+    socket.setsockopt(zmq.LINGER, 0)
+    public, secret = zmq.curve_keypair()
+    assert hub.curve_public is not None and hub.listening is not None
+    socket.curve_serverkey, socket.curve_publickey, socket.curve_secretkey = (hub.curve_public, public, secret)
+    socket.connect(hub.listening)
+    return socket
+
+
 def test_an_sdk_bot_connects_with_the_server_key_and_its_token(remote_hub: Hub) -> None:
     peer = remote_hub.expect("alice", remote=True)
     bot = start(sdk_bot(), settings(remote_hub, peer))
@@ -55,14 +66,7 @@ def test_a_wrong_token_is_refused(remote_hub: Hub) -> None:
 
 def test_frames_before_hello_are_screened_over_tcp_as_over_ipc(remote_hub: Hub) -> None:
     peer = remote_hub.expect("alice", remote=True)
-    socket: zmq.Socket[bytes] = zmq.Context.instance().socket(zmq.DEALER)
-    socket.setsockopt(zmq.LINGER, 0)
-    public, secret = zmq.curve_keypair()
-    assert remote_hub.curve_public is not None
-    socket.curve_serverkey, socket.curve_publickey, socket.curve_secretkey = (
-        remote_hub.curve_public, public, secret)
-    assert remote_hub.listening is not None
-    socket.connect(remote_hub.listening)
+    socket = curve_dealer(remote_hub)
     try:
         socket.send(msgpack.packb({"type": "hello", "padding": "x" * 1000}))
         assert remote_hub.receive(0.5) is None
@@ -165,13 +169,7 @@ def test_junk_answering_a_keepalive_ping_is_decoded_at_most_four_times(
 
     monkeypatch.setattr(transport, "decode", counted)
     peer = remote_hub.expect("alice", remote=True)
-    socket: zmq.Socket[bytes] = zmq.Context.instance().socket(zmq.DEALER)
-    socket.setsockopt(zmq.LINGER, 0)
-    public, secret = zmq.curve_keypair()
-    assert remote_hub.curve_public is not None and remote_hub.listening is not None
-    socket.curve_serverkey, socket.curve_publickey, socket.curve_secretkey = (
-        remote_hub.curve_public, public, secret)
-    socket.connect(remote_hub.listening)
+    socket = curve_dealer(remote_hub)
     try:
         socket.send(encode(Hello(1, "junk", "1", peer.token)))
         assert remote_hub.wait_connected([peer], 5) == []
@@ -190,13 +188,7 @@ def test_junk_answering_a_keepalive_ping_is_decoded_at_most_four_times(
 def test_a_token_issued_elsewhere_a_moment_ago_is_looked_up_before_refusing(remote_hub: Hub) -> None:
     issued: list[Peer] = []
     remote_hub.refresh_tokens = lambda: issued.append(remote_hub.expect("alice", "ab" * 16, remote=True))
-    socket: zmq.Socket[bytes] = zmq.Context.instance().socket(zmq.DEALER)
-    socket.setsockopt(zmq.LINGER, 0)
-    public, secret = zmq.curve_keypair()
-    assert remote_hub.curve_public is not None and remote_hub.listening is not None
-    socket.curve_serverkey, socket.curve_publickey, socket.curve_secretkey = (
-        remote_hub.curve_public, public, secret)
-    socket.connect(remote_hub.listening)
+    socket = curve_dealer(remote_hub)
     try:
         socket.send(encode(Hello(1, "quick", "1", "ab" * 16)))
         assert wait_until(remote_hub, lambda: bool(issued) and issued[0].connected, 5)
@@ -207,13 +199,7 @@ def test_a_token_issued_elsewhere_a_moment_ago_is_looked_up_before_refusing(remo
 
 def test_a_frame_over_twice_the_limit_closes_a_remote_connection(remote_hub: Hub) -> None:
     peer = remote_hub.expect("alice", remote=True)
-    socket: zmq.Socket[bytes] = zmq.Context.instance().socket(zmq.DEALER)
-    socket.setsockopt(zmq.LINGER, 0)
-    public, secret = zmq.curve_keypair()
-    assert remote_hub.curve_public is not None and remote_hub.listening is not None
-    socket.curve_serverkey, socket.curve_publickey, socket.curve_secretkey = (
-        remote_hub.curve_public, public, secret)
-    socket.connect(remote_hub.listening)
+    socket = curve_dealer(remote_hub)
     try:
         socket.send(encode(Hello(1, "big", "1", peer.token)))
         assert remote_hub.wait_connected([peer], 5) == []
