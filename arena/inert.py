@@ -13,6 +13,8 @@ from __future__ import annotations
 import logging
 import unicodedata
 
+from jinja2 import Environment, PackageLoader, select_autoescape
+
 #: Unicode categories never shown raw: controls (C0, DEL, C1), format characters (bidi overrides
 #: and isolates, zero-width marks), surrogates, and line and paragraph separators.
 _HIDDEN = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
@@ -69,3 +71,19 @@ def log_inertly(level: int) -> None:
     handler = logging.StreamHandler()
     handler.setFormatter(InertFormatter("%(asctime)s %(name)s %(levelname)s %(message)s"))
     logging.basicConfig(level=level, handlers=[handler])
+
+
+def _inert_value(value: object) -> object:
+    return terminal(value) if isinstance(value, str) else value
+
+
+def html_templates(package: str) -> Environment:
+    """The Jinja templates in ``package``'s ``templates/`` folder, for HTML: every text a template
+    shows is made inert (:func:`terminal`) and then autoescaped."""
+    return Environment(
+        loader=PackageLoader(package, "templates"),
+        autoescape=select_autoescape(["html", "j2"], default=True),
+        finalize=_inert_value,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )

@@ -12,26 +12,11 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from jinja2 import Environment, PackageLoader, select_autoescape
-
-from arena.inert import terminal
+from arena.inert import html_templates
 from leaderboards import format as fmt
 from leaderboards.model import Leaderboard
 
-
-def _inert(value: object) -> object:
-    """Every text the page shows, controls and bidi overrides made visible (then autoescaped)."""
-    return terminal(value) if isinstance(value, str) else value
-
-
-_environment = Environment(
-    loader=PackageLoader("leaderboards", "templates"),
-    autoescape=select_autoescape(["html", "j2"], default=True),
-    finalize=_inert,
-    trim_blocks=True,
-    lstrip_blocks=True,
-)
-
+_environment = html_templates("leaderboards")
 
 
 @dataclass(frozen=True, slots=True)

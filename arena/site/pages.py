@@ -5,22 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from jinja2 import Environment, PackageLoader, select_autoescape
+from arena.inert import html_templates
 
-from arena.inert import terminal
-
-
-def _inert(value: object) -> object:
-    return terminal(value) if isinstance(value, str) else value
-
-
-_environment = Environment(
-    loader=PackageLoader("arena.site", "templates"),
-    autoescape=select_autoescape(["html", "j2"], default=True),
-    finalize=_inert,
-    trim_blocks=True,
-    lstrip_blocks=True,
-)
+_environment = html_templates("arena.site")
 
 
 def render_page(template: str, **values: Any) -> str:
