@@ -14,7 +14,9 @@ from typer.testing import CliRunner
 from arena.cli.app import app
 from arena.tournament import TournamentError
 from arena.tournament.config import TournamentConfig, parse_config
-from arena.tournament.sampled import balance, sampled_tables
+import numpy as np
+
+from arena.tournament.sampled import balance, even_possible, sampled_tables
 from arena.tournament.schedule import build_schedule, repeated_deals
 
 
@@ -51,6 +53,35 @@ def test_every_bot_plays_its_tables_and_pairs_differ_by_at_most_one(
     assert figures.pair_count == (min(counts), max(counts))
     assert figures.tables_per_bot == (min(played.values()), max(played.values()))
     assert math.isclose(figures.pair_mean, sum(counts) / len(counts))
+
+
+@pytest.mark.parametrize(("bots", "per_bot", "seed"), [(10, 6, 3), (16, 40, 5), (64, 40, 2)])
+def test_dense_fields_reach_a_pair_spread_of_at_most_one(bots: int, per_bot: int, seed: int) -> None:
+    # 10 x 6 and 16 x 40 at 4 a table have whole means (2 and 8): spread 1 means every pair equal,
+    # a balanced design (16 x 40: e.g. the 20 lines of the affine plane over GF(4), 8 times each).
+    names = [f"b{i}" for i in range(bots)]
+    tables = sampled_tables(names, 4, per_bot, seed=seed)
+    assert sorted(Counter(b for t in tables for b in t).values()) == [per_bot] * bots
+    assert all(len(set(t)) == 4 for t in tables)
+    counts = pair_counts(tables, names)
+    assert max(counts) - min(counts) <= 1
+    assert balance(tables, names).even_possible
+
+
+def test_the_search_after_the_deal_is_seeded_too() -> None:
+    names = [f"b{i}" for i in range(10)]  # 10 x 6 at 4 a table: the deal alone ends at spread 2
+    first = sampled_tables(names, 4, 6, seed=3)
+    assert sampled_tables(names, 4, 6, seed=3) == first
+    assert sampled_tables(names, 4, 6, seed=4) != first
+
+
+def test_even_possible_counts_each_bots_table_mates() -> None:
+    # 6 bots in 2 tables of 4: the 2 bots at both have 6 table-mates among 5 bots.
+    assert not even_possible(np.array([2, 2, 1, 1, 1, 1]), 4)
+    # 6 bots, 5 tables of 4: mean pair count 2 exactly, yet bots at 4 tables have 12 mates, not 10.
+    assert not even_possible(np.array([4, 4, 3, 3, 3, 3]), 4)
+    assert even_possible(np.array([6] * 10), 4)  # 15 tables: the 2-(10,4,2) design
+    assert even_possible(np.array([3] * 7), 3)  # the Fano plane
 
 
 def test_a_large_field_never_repeats_a_pair_when_it_need_not() -> None:
@@ -113,3 +144,17 @@ def test_plan_prints_the_balance(tmp_path: Path) -> None:
     low, high = figures.pair_count
     assert f"shares {low} to {high} tables (mean {figures.pair_mean:.2f}, spread {high - low})" in text
     assert high - low <= 1
+
+
+def test_plan_says_when_a_spread_of_one_is_impossible(tmp_path: Path) -> None:
+    lines = ['name = "s"', 'game = "wongar"', "table_size = 4", 'format = "sampled"',
+             "tables_per_bot = 3", 'time_control = "1s"', "seed = 1"]
+    for i in range(6):
+        lines += ["[[bots]]", f'name = "b{i:03d}"', 'bot = "random"']
+    path = tmp_path / "s.toml"
+    path.write_text("\n".join(lines) + "\n")
+    result = CliRunner().invoke(app, ["tournament", "plan", str(path)])
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.split())
+    assert "balance: 6 bots at 3 to 4 tables each" in text
+    assert re.search(r"spread [2-9]; a spread of 1 is impossible with these numbers\)", text), text
