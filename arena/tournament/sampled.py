@@ -178,13 +178,16 @@ def _seat_one(waiting: list[int], k: int, pairs: NDArray[np.int64]) -> list[int]
     """Take one table from ``waiting``: its first bot, then each time the waiting bot (not yet at the
     table) that has shared fewest tables with those seated, earliest in line on ties."""
     table = [waiting.pop(0)]
+    with_table = pairs[table[0]].copy()  # per bot, tables shared with the bots seated
+    seated = np.zeros(pairs.shape[0], dtype=bool)
+    seated[table[0]] = True
     while len(table) < k:
         line = np.array(waiting, dtype=np.intp)
-        shared = pairs[np.ix_(np.array(table), line)].sum(axis=0)
-        clash = np.isin(line, table)
-        shared[clash] = np.iinfo(np.int64).max
-        pick = int(np.argmin(shared))
-        table.append(waiting.pop(pick))
+        shared = np.where(seated[line], np.iinfo(np.int64).max, with_table[line])
+        bot = waiting.pop(int(np.argmin(shared)))
+        table.append(bot)
+        with_table += pairs[bot]
+        seated[bot] = True
     _count(table, pairs, 1)
     return table
 
@@ -257,7 +260,9 @@ class _Swaps:
         px = pairs[x][tables]
         x_at_b = px.sum(axis=1, keepdims=True) - px
         delta = 4 * (k - 1) + 2 * (with_rest_a[tables] - with_rest_a[x] + x_at_b - self.at_table)
-        bad = (tables == x).any(axis=1, keepdims=True) | np.isin(tables, rest_a)
+        in_a = np.zeros(pairs.shape[0], dtype=bool)
+        in_a[rest_a] = True
+        bad = (tables == x).any(axis=1, keepdims=True) | in_a[tables]
         delta = np.where(bad, np.iinfo(np.int64).max, delta)
         low = int(delta.min())
         if low > 0:
