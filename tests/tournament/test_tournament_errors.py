@@ -103,6 +103,7 @@ raise SystemExit(run(choose, name="crasher", version="1"))
 """
 
 
+@pytest.mark.slow
 def test_status_counts_faults_as_the_leaderboard_does(tmp_path: Path) -> None:
     (tmp_path / "crasher.py").write_text(CRASHER)
     text = league_toml("crash", bots=3) + (

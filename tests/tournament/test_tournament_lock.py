@@ -21,6 +21,7 @@ from arena.store import StoreError
 from arena.store.lock import RunnerBusy, RunnerLock, lock_path
 
 
+@pytest.mark.slow
 def test_a_second_runner_is_refused_and_readers_keep_working(
     tmp_path: Path, marker: str, reference_db: Path
 ) -> None:

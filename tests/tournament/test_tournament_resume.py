@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from polling import wait_until
 from tournament_league import league_toml, processes_with, results, run_arena
 
@@ -69,6 +70,7 @@ def test_ctrl_c_stops_cleanly_keeping_only_whole_games(
     assert all(kept[game_id] == reference[game_id] for game_id in kept)
 
 
+@pytest.mark.slow
 def test_sigkilled_runner_resumes_to_the_same_results(
     tmp_path: Path, marker: str, reference_db: Path
 ) -> None:
