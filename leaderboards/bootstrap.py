@@ -13,8 +13,7 @@ import math
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy.stats import norm as normal
-from scipy.stats import t as student_t
+from scipy.special import ndtr, stdtrit  # not scipy.stats: its import alone takes most of a second
 
 from leaderboards.plackett_luce import PlackettLuceFit, PlackettLuceModel
 
@@ -76,8 +75,8 @@ def expanded_tail(confidence: float, blocks: int) -> float:
     """
     if blocks < 2:
         return (1.0 - confidence) / 2.0
-    t = float(student_t.ppf((1.0 + confidence) / 2.0, blocks - 1))
-    return float(normal.sf(math.sqrt(blocks / (blocks - 1)) * t))
+    t = float(stdtrit(blocks - 1, (1.0 + confidence) / 2.0))
+    return float(ndtr(-math.sqrt(blocks / (blocks - 1)) * t))
 
 
 def percentile_interval(
