@@ -122,6 +122,7 @@ class _Match:
         # Each seat's handshake count when it was sent ``start``: a remote bot that reconnected
         # since (a new connection) is sent ``start`` again before its next ``act``.
         self.joined = [h.peer.connections for h in handles]
+        self.any_remote = any(h.peer.remote for h in handles)  # else no seat can rejoin
         self.decisions: list[DecisionRecord] = []
         self.faults: list[Fault] = []
         self.dropped_from_others = 0  # frames from connections not seated in this match
@@ -244,7 +245,8 @@ class _Match:
                 deadline[seat] = max(deadline[seat], sent[seat] + self.rejoin_grace)
             outstanding[seat] = seq
         while outstanding:
-            self.rejoin(outstanding, deadline, ply, legal)
+            if self.any_remote:
+                self.rejoin(outstanding, deadline, ply, legal)
             now = time.monotonic()
             for seat in [s for s in outstanding if now >= deadline[s]]:
                 del outstanding[seat]
