@@ -9,7 +9,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from typer.testing import CliRunner, Result
 
 from arena.cli.app import app
 from arena.tournament import TournamentError
@@ -127,14 +127,19 @@ def test_sampled_config_needs_tables_per_bot_and_only_it_has_one() -> None:
                      source="test", base=Path.cwd())
 
 
-def test_plan_prints_the_balance(tmp_path: Path) -> None:
+def plan_sampled(folder: Path, bots: int, tables_per_bot: int) -> Result:
+    """``arena tournament plan`` of a sampled Wongar field of ``bots`` random bots, 4 a table."""
     lines = ['name = "s"', 'game = "wongar"', "table_size = 4", 'format = "sampled"',
-             "tables_per_bot = 5", 'time_control = "1s"', "seed = 1"]
-    for i in range(13):
+             f"tables_per_bot = {tables_per_bot}", 'time_control = "1s"', "seed = 1"]
+    for i in range(bots):
         lines += ["[[bots]]", f'name = "b{i:03d}"', 'bot = "random"']
-    path = tmp_path / "s.toml"
+    path = folder / "s.toml"
     path.write_text("\n".join(lines) + "\n")
-    result = CliRunner().invoke(app, ["tournament", "plan", str(path)])
+    return CliRunner().invoke(app, ["tournament", "plan", str(path)])
+
+
+def test_plan_prints_the_balance(tmp_path: Path) -> None:
+    result = plan_sampled(tmp_path, bots=13, tables_per_bot=5)
     assert result.exit_code == 0, result.output
     text = " ".join(result.output.split())
     assert "tables 17, deals per table 1, games 68" in text  # 65 seats: 3 bots play a sixth
@@ -147,13 +152,7 @@ def test_plan_prints_the_balance(tmp_path: Path) -> None:
 
 
 def test_plan_says_when_a_spread_of_one_is_impossible(tmp_path: Path) -> None:
-    lines = ['name = "s"', 'game = "wongar"', "table_size = 4", 'format = "sampled"',
-             "tables_per_bot = 3", 'time_control = "1s"', "seed = 1"]
-    for i in range(6):
-        lines += ["[[bots]]", f'name = "b{i:03d}"', 'bot = "random"']
-    path = tmp_path / "s.toml"
-    path.write_text("\n".join(lines) + "\n")
-    result = CliRunner().invoke(app, ["tournament", "plan", str(path)])
+    result = plan_sampled(tmp_path, bots=6, tables_per_bot=3)
     assert result.exit_code == 0, result.output
     text = " ".join(result.output.split())
     assert "balance: 6 bots at 3 to 4 tables each" in text
