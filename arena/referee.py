@@ -27,6 +27,7 @@ from arena.manifest import BotSpec
 from arena.record import DecisionRecord, Fault, FaultKind, MatchRecord
 from engine.core import Game, MatchConfig, State, WireMap, derive_seed, seeded_rng
 from protocols.codec import DEFAULT_LIMITS, INFO_LIMIT, Limits
+from protocols.delta import changes
 from protocols.errors import PeerGone
 from protocols.messages import Act, Action, End, Error, Start
 from protocols.transport import CurveKeys, Hub, Incoming
@@ -77,8 +78,8 @@ class _Reply:
 class _Seat:
     """One seat's bookkeeping for one match."""
 
-    __slots__ = ("handle", "clock", "strikes", "forfeited", "events_from", "fallback", "dropped",
-                 "info_dropped")
+    __slots__ = ("handle", "clock", "strikes", "forfeited", "events_from", "seen", "fallback",
+                 "dropped", "info_dropped")
 
     def __init__(self, handle: BotHandle, control: TimeControl, fallback: random.Random) -> None:
         self.handle = handle
@@ -86,6 +87,9 @@ class _Seat:
         self.strikes = 0
         self.forfeited = False
         self.events_from = 0
+        #: The observation of the seat's last ``act`` since its last ``start`` (protocol 2 sends
+        #: only what changed since).
+        self.seen: WireMap | None = None
         self.fallback = fallback
         self.dropped = 0
         self.info_dropped = 0
@@ -181,7 +185,8 @@ class _Match:
 
     def send_act(self, seat: int, ply: int, legal: list[int]) -> int | None:
         """Send ``act`` to ``seat`` (after ``start`` again to a remote bot that reconnected since
-        its last: that ``act`` carries every event of the match the seat saw); its ``seq``, or
+        its last: that ``act`` carries every event of the match the seat saw and, in protocol 2, its
+        whole observation); its ``seq``, or
         ``None`` for a remote seat that is not connected. Raises :class:`PeerGone`."""
         book = self.seats[seat]
         peer = book.handle.peer
@@ -191,12 +196,16 @@ class _Match:
             if peer.connections != self.joined[seat]:
                 self.hub.send(peer, self.start_message(seat))
                 self.joined[seat] = peer.connections
-                book.events_from = 0
+                book.events_from, book.seen = 0, None
         events, book.events_from = self.state.events(seat, book.events_from)
         seq = self.hub.next_seq()
-        act = Act(seq, seat, ply, self.state.observation(seat), tuple(legal), list(events),
-                  book.clock.wire())
-        self.hub.send(peer, act)
+        observation = whole = self.state.observation(seat)
+        gone: tuple[str, ...] = ()
+        if peer.protocol >= 2:
+            observation, gone = changes(book.seen, whole)
+            book.seen = whole
+        self.hub.send(peer, Act(seq, seat, ply, observation, tuple(legal), list(events),
+                                book.clock.wire(), gone))
         return seq
 
     def rejoin(self, outstanding: dict[int, int | None], deadline: dict[int, float], ply: int,

@@ -10,8 +10,10 @@ from typing import TypeAlias
 
 from engine.core import Wire, WireMap
 
-#: The protocol version this package speaks; ``hello`` and ``welcome`` carry it.
-PROTOCOL_VERSION = 1
+#: The newest protocol version this package speaks; ``hello`` and ``welcome`` carry versions.
+PROTOCOL_VERSION = 2
+#: The oldest version the referee still speaks (SPEC.md §7): version 1 sends whole observations.
+OLDEST_PROTOCOL_VERSION = 1
 
 #: Environment variables a started bot reads (see SPEC.md, "Transport").
 ENV_ENDPOINT = "ARENA_ENDPOINT"
@@ -77,7 +79,13 @@ class Start:
 
 @dataclass(frozen=True, slots=True)
 class Act:
-    """Referee → bot: decide now; answer with :class:`Action` carrying the same ``seq``."""
+    """Referee → bot: decide now; answer with :class:`Action` carrying the same ``seq``.
+
+    In protocol version 1 ``observation`` is the seat's whole observation. In version 2 it holds
+    only the entries that changed since the seat's previous ``act`` of the match (every entry in the
+    first ``act`` after a ``start``), and ``gone`` names the entries removed since then
+    (:func:`protocols.delta.merge` rebuilds the whole observation).
+    """
 
     seq: int
     seat: int
@@ -86,6 +94,7 @@ class Act:
     legal: tuple[int, ...]
     events: list[Wire]
     clock: ClockMs
+    gone: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,12 +33,14 @@ import zmq
 
 from engine.core import WireMap
 from protocols.codec import TRUSTED_LIMITS, decode, encode
+from protocols.delta import merge
 from protocols.errors import ProtocolError
 from protocols.messages import (
     ENV_ENDPOINT,
     ENV_NODES,
     ENV_SERVER_KEY,
     ENV_TOKEN,
+    OLDEST_PROTOCOL_VERSION,
     PROTOCOL_VERSION,
     Act,
     Action,
@@ -161,14 +163,14 @@ def run(
     except BotExit as exc:
         print(f"{name}: {exc}", file=sys.stderr)
         return 2
-    hello = Hello(PROTOCOL_VERSION, name, version, settings.token)
+    hello = Hello(settings.protocol, name, version, settings.token)
     context = zmq.Context()
     try:
         while True:
             socket = _connect(context, settings)
             try:
-                _handshake(socket, hello, settings.give_up or handshake_timeout)
-                if _serve(socket, choose, on_start, on_end, settings.give_up):
+                protocol = _handshake(socket, hello, settings.give_up or handshake_timeout)
+                if _serve(socket, protocol, choose, on_start, on_end, settings.give_up):
                     return 0
             finally:
                 socket.close(linger=0)
@@ -186,13 +188,15 @@ def run(
 @dataclass(frozen=True, slots=True)
 class Settings:
     """Where and how to connect: endpoint, token, the referee's CURVE key (``""``: none), the
-    seconds of silence before giving up (``None``: never) and whether to reconnect then."""
+    seconds of silence before giving up (``None``: never), whether to reconnect then, and the
+    newest protocol version to speak."""
 
     endpoint: str
     token: str
     server_key: str
     give_up: float | None
     reconnect: bool
+    protocol: int = PROTOCOL_VERSION
 
 
 def read_connection_file(path: Path) -> dict[str, str]:
@@ -224,6 +228,9 @@ def _settings(argv: Sequence[str] | None) -> Settings:
                         help="seconds of silence from a tcp:// referee before giving up (0: never)")
     parser.add_argument("--reconnect", action="store_true",
                         help="after that silence, connect again instead of exiting")
+    parser.add_argument("--protocol", type=int, default=PROTOCOL_VERSION,
+                        help=f"the newest protocol version to speak (default {PROTOCOL_VERSION}; "
+                             "1: every act carries the whole observation)")
     args, _unknown = parser.parse_known_args(argv)
     found = read_connection_file(args.connect) if args.connect is not None else {}
     for key in (ENV_ENDPOINT, ENV_TOKEN, ENV_SERVER_KEY):
@@ -237,9 +244,11 @@ def _settings(argv: Sequence[str] | None) -> Settings:
         raise BotExit(f"no token: pass --token or --connect, or set {ENV_TOKEN}")
     if args.give_up < 0:
         raise BotExit("--give-up cannot be negative")
+    if not OLDEST_PROTOCOL_VERSION <= args.protocol <= PROTOCOL_VERSION:
+        raise BotExit(f"--protocol must be {OLDEST_PROTOCOL_VERSION} to {PROTOCOL_VERSION}")
     give_up = args.give_up if args.give_up > 0 and endpoint.startswith("tcp://") else None
     server_key = args.server_key or found.get(ENV_SERVER_KEY, "")
-    return Settings(endpoint, token, server_key, give_up, bool(args.reconnect))
+    return Settings(endpoint, token, server_key, give_up, bool(args.reconnect), args.protocol)
 
 
 def _connect(context: zmq.Context[zmq.Socket[bytes]], settings: Settings) -> zmq.Socket[bytes]:
@@ -263,7 +272,8 @@ def _connect(context: zmq.Context[zmq.Socket[bytes]], settings: Settings) -> zmq
     return socket
 
 
-def _handshake(socket: zmq.Socket[bytes], hello: Hello, timeout: float) -> None:
+def _handshake(socket: zmq.Socket[bytes], hello: Hello, timeout: float) -> int:
+    """Say hello and read the welcome; the protocol version agreed."""
     socket.send(encode(hello))
     if not socket.poll(int(timeout * 1000), zmq.POLLIN):
         raise BotExit(f"no welcome from the referee within {timeout:g} s")
@@ -272,19 +282,26 @@ def _handshake(socket: zmq.Socket[bytes], hello: Hello, timeout: float) -> None:
         raise BotExit(f"refused by the referee: {reply.message}")
     if not isinstance(reply, Welcome):
         raise BotExit(f"expected welcome, got {reply!r}")
-    if reply.protocol != PROTOCOL_VERSION:
-        raise BotExit(f"the referee speaks protocol version {reply.protocol}, this SDK {PROTOCOL_VERSION}")
+    if not OLDEST_PROTOCOL_VERSION <= reply.protocol <= hello.protocol:
+        raise BotExit(f"the referee speaks protocol version {reply.protocol}, this SDK "
+                      f"{OLDEST_PROTOCOL_VERSION} to {hello.protocol}")
+    return reply.protocol
 
 
 def _serve(
     socket: zmq.Socket[bytes],
+    protocol: int,
     choose: ChooseFn,
     on_start: StartHook | None,
     on_end: EndHook | None,
     give_up: float | None,
 ) -> bool:
-    """Play until ``bye`` (``True``) or ``give_up`` seconds without a message (``False``)."""
+    """Play until ``bye`` (``True``) or ``give_up`` seconds without a message (``False``).
+
+    Under ``protocol`` 2 each ``act`` carries what changed; ``choose`` gets the whole observation.
+    """
     kind = "wall"  # until a start says otherwise
+    observation: WireMap = {}
     overhead = 0.0
     wait = None if give_up is None else int(give_up * 1000)
     while True:
@@ -299,7 +316,11 @@ def _serve(
         if isinstance(message, Act):
             clock = Clock.from_wire(message.clock, kind, received, overhead)
             before = clock_reading(kind)
-            chosen = choose(message.observation, message.legal, clock)
+            if protocol >= 2:
+                observation = merge(observation, message.observation, message.gone)
+            else:
+                observation = message.observation
+            chosen = choose(observation, message.legal, clock)
             after = clock_reading(kind)
             reply = chosen if isinstance(chosen, Choice) else Choice(chosen)
             socket.send(encode(Action(message.seq, reply.action, message.seat, reply.info)))
@@ -307,7 +328,7 @@ def _serve(
         elif isinstance(message, Ping):
             socket.send(encode(Pong(message.seq)))
         elif isinstance(message, Start):
-            kind = message.clock_kind
+            kind, observation = message.clock_kind, {}
             if on_start is not None:
                 on_start(message)
         elif isinstance(message, End):

@@ -71,6 +71,7 @@ from zmq.utils.monitor import parse_monitor_message
 from protocols.codec import DEFAULT_LIMITS, Limits, decode, encode, may_answer
 from protocols.errors import PeerGone, ProtocolError
 from protocols.messages import (
+    OLDEST_PROTOCOL_VERSION,
     PROTOCOL_VERSION,
     Act,
     Action,
@@ -150,6 +151,8 @@ class Peer:
     identity: bytes | None = None
     name: str = ""
     version: str = ""
+    #: The protocol version agreed in the handshake (SPEC.md §7).
+    protocol: int = PROTOCOL_VERSION
     lost: bool = False
     connected_at: float = field(default=0.0, repr=False)
     fd: int | None = field(default=None, repr=False)
@@ -677,25 +680,27 @@ class Hub:
             self._refuse(identity, f"token of {peer.label} is already connected")
         elif len(hello.name) > NAME_LIMIT or len(hello.version) > NAME_LIMIT:
             self._refuse(identity, f"name and version may have at most {NAME_LIMIT} characters")
-        elif hello.protocol < PROTOCOL_VERSION:
-            # ``hello.protocol`` is the newest version the bot speaks; a newer bot is answered
-            # with the version this referee speaks, and must speak that.
+        elif hello.protocol < OLDEST_PROTOCOL_VERSION:
+            # ``hello.protocol`` is the newest version the bot speaks; both then speak the lower
+            # of it and this referee's newest.
             self._refuse(
                 identity,
-                f"protocol version {hello.protocol} is not supported; this referee speaks {PROTOCOL_VERSION}",
+                f"protocol version {hello.protocol} is not supported; this referee speaks "
+                f"{OLDEST_PROTOCOL_VERSION} to {PROTOCOL_VERSION}",
             )
         else:
             if peer.identity is not None:
                 self._replace(peer)
             peer.identity, peer.lost = identity, False
             peer.name, peer.version = hello.name, hello.version
+            peer.protocol = min(hello.protocol, PROTOCOL_VERSION)
             peer.connected_at = peer.heard_at = time.monotonic()
             peer.connections += 1
             self._peers_by_identity[identity] = peer
             if fd >= 0:
                 peer.fd = fd
                 self._peers_by_fd[fd] = peer
-            self._raw_send(identity, Welcome(PROTOCOL_VERSION, self._server))
+            self._raw_send(identity, Welcome(peer.protocol, self._server))
             log.info("%s connected as %r %r", peer.label, hello.name, hello.version)
             return True
         return False

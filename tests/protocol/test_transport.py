@@ -118,7 +118,8 @@ def test_handshake_refusals(raw_dealer: zmq.Socket[bytes]) -> None:
         refused = exchange(hub, raw_dealer, Hello(0, "ancient", "1", peer.token))
         assert isinstance(refused, Error) and "protocol version 0 is not supported" in refused.message
         # a bot that also speaks a newer version is told the version to use
-        assert exchange(hub, raw_dealer, Hello(2, "newer", "1", peer.token)) == Welcome(1, "arena")
+        assert exchange(hub, raw_dealer, Hello(3, "newer", "1", peer.token)) == Welcome(2, "arena")
+        assert peer.protocol == 2
         raw_dealer.send(msgpack.packb({"type": "pong", "seq": 1}))
         assert hub.receive(0.3) is None and peer.dropped == 1  # nothing was asked
         seq = hub.next_seq()
