@@ -168,6 +168,8 @@ class BotHandle:
         self.process = BotProcess(self.spec, env, log_path, isolate_network=local,
                                   socket_dir=self.hub.private_folder(self.peer))
         self.process.start()
+        if self.process.group is not None and self.process.pid is not None:
+            self.process.group.admit(self.process.pid)  # overlaps the launcher's start-up
 
     def _await_hello(self, deadline: float) -> None:
         assert self.process is not None

@@ -234,6 +234,23 @@ class BotGroup:
         """The ``cgroup.procs`` files a process writes its pid to, to join every hierarchy."""
         return tuple(folder / "cgroup.procs" for folder in self.folders)
 
+    def admit(self, pid: int) -> bool:
+        """Move the process ``pid`` into every hierarchy of the group now; whether all moves took.
+
+        Only a head start: the launcher joins the group itself before it ``exec``s the bot, which is
+        what keeps every bot process inside. The first move into a control group after a quiet
+        spell waits for an RCU grace period (about 10 ms); made from the referee as soon as the
+        launcher exists, that wait overlaps the launcher's own interpreter start-up, and the
+        launcher's join then finds the grace period passed.
+        """
+        try:
+            for procs in self.join_files:
+                with open(procs, "w") as file:
+                    file.write(str(pid))
+        except OSError:
+            return False  # the launcher has already ended, or this user may not move it
+        return True
+
     def freeze(self) -> None:
         """Ask the kernel to stop every process of the group; returns without waiting for it."""
         os.pwrite(self._freeze_fd, self._frozen, 0)

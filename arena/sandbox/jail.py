@@ -22,6 +22,7 @@ import os
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 import bots
@@ -61,10 +62,11 @@ class Jail:
     staged: bool
 
 
+@cache
 def runtime_folders() -> tuple[Path, ...]:
     """Folders of the Python runtime a bot may use: the installation, the virtual environment,
     and the ``protocols``, ``engine`` and ``bots`` packages (the SDK, the game engines and the
-    built-in bots, all public)."""
+    built-in bots, all public). Resolved once per process."""
     folders = {Path(sys.base_prefix).resolve(), Path(sys.prefix).resolve()}
     folders |= {Path(str(package.__file__)).parent.resolve() for package in (protocols, engine, bots)}
     return tuple(sorted(folders))

@@ -15,7 +15,7 @@ from polling import wait_until
 
 from arena.manifest import BotSpec, ResourceLimits
 from arena.process import BotProcess
-from arena.sandbox.cgroups import layout, sweep_orphans
+from arena.sandbox.cgroups import BotGroup, GroupLimits, layout, sweep_orphans
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="bot control groups need root here")
 
@@ -45,6 +45,25 @@ def test_limits_freezing_and_cpu_time_hold_for_all_its_processes(tmp_path: Path)
         folders = group.folders
     assert process.group is None and not any(f.exists() for f in folders)
     assert group.members() == []
+
+
+def test_admit_moves_a_running_process_into_every_hierarchy_and_fails_for_an_ended_one() -> None:
+    group = BotGroup.create(GroupLimits(8, None, frozenset()))
+    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        assert group.members() == []
+        assert group.admit(sleeper.pid)
+        assert group.members() == [sleeper.pid]
+        lines = Path(f"/proc/{sleeper.pid}/cgroup").read_text().splitlines()
+        assert sum(line.endswith("/" + group.folders[0].name) for line in lines) == len(group.folders)
+        sleeper.kill()
+        sleeper.wait()
+        assert not group.admit(sleeper.pid)
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+        group.remove()
+    assert not any(folder.exists() for folder in group.folders)
 
 
 # A referee that starts a sandboxed bot, freezes it, prints the bot's group and waits to be killed.
