@@ -2,9 +2,12 @@
 
 A block is a deal played under all its seat rotations (or a single game when the schedule has no
 duplicates). Each replicate draws as many blocks as there are, with replacement, weights every game by
-how often its block was drawn, and re-fits from the full-data fit: a first Newton step from
-precomputed per-block gradients, then chord-Newton steps (see :meth:`PlackettLuceModel.refit`) with
-the step matrix's diagonal corrected for the replicate's own curvature of each bot.
+how often its block was drawn, and re-fits from the full-data fit. The games are summarised once, at
+that fit, by block: the gradient and the Hessian of every block. A replicate's weights then give its
+own gradient and curvature at the full-data fit by matrix products, for a batch of replicates at a
+time, and so its Newton step from there, with no pass over the games. One exact pass per replicate
+then checks that step and finishes it by chord steps with the replicate's own step matrix (see
+:meth:`PlackettLuceModel.refit`); with many games the Newton step already lands within the tolerance.
 """
 
 from __future__ import annotations
@@ -20,9 +23,14 @@ from leaderboards.plackett_luce import PlackettLuceFit, PlackettLuceModel
 FloatArray = NDArray[np.float64]
 IndexArray = NDArray[np.intp]
 
-REFIT_TOLERANCE = 1e-4
-"""A replicate stops once a step moves no θ more than this (0.017 Elo); the chord steps converge
-fast, so the replicate is then within a small fraction of that of its exact optimum."""
+REFIT_TOLERANCE = 3e-4
+"""A replicate stops once a step moves no θ more than this (0.05 Elo). Its steps use its own
+curvature at the full-data fit, so they converge fast and the replicate is then within a small
+fraction of that of its exact optimum (at most 4e-5 on 60 deals of 3 seats, 2e-6 on 25,000 deals
+of 4: ``tests/leaderboards/test_leaderboard_bootstrap.py``, ``benchmarks/ratings_speed.py``)."""
+
+BATCH = 64
+"""Replicates whose Newton steps are taken together (their weights are a (BATCH, blocks) matrix)."""
 
 
 def bootstrap_thetas(
@@ -39,30 +47,31 @@ def bootstrap_thetas(
     """
     rng = np.random.default_rng(seed)
     n_blocks = int(blocks.max()) + 1
+    n = model.n_params
     precision = 0.0 if prior_sd is None else 1.0 / prior_sd**2
     optimum = model.raw_params(fit)
-    matrix = model.step_matrix(optimum, np.ones(model.n_games), prior_sd)
     by_block = model.gradient_by_group(optimum, blocks, n_blocks)
-    # Each replicate corrects the step matrix's diagonal by how its weights change each bot's
-    # curvature (1/new - 1/full): a bot whose blocks were drawn twice as often moves half as far
-    # per unit of gradient. The exact curvature at the optimum is again a sum over blocks. This
-    # halves the chord steps when bots have few blocks each (200 bots of 40 tables).
-    by_block_curvature = model.curvature_by_group(optimum, blocks, n_blocks)[:, : model.n_items]
-    full = precision + by_block_curvature.sum(axis=0)
+    hessians = model.hessian_by_group(optimum, blocks, n_blocks).T.tocsr()
     thetas = np.empty((samples, model.n_items))
-    for replicate in range(samples):
-        drawn = np.bincount(rng.integers(0, n_blocks, n_blocks), minlength=n_blocks)
-        curvature = precision + drawn @ by_block_curvature
-        diagonal = np.zeros(model.n_params)
-        diagonal[: model.n_items] = np.where(curvature > 0, 1.0 / curvature - 1.0 / full, 0.0)
-        # The first Newton step costs no pass over the games: the gradient at the full-data
-        # optimum under the new weights is a sum of precomputed per-block gradients.
+    for first in range(0, samples, BATCH):
+        drawn = np.array(
+            [
+                np.bincount(rng.integers(0, n_blocks, n_blocks), minlength=n_blocks)
+                for _ in range(min(BATCH, samples - first))
+            ],
+            dtype=np.float64,
+        )
+        # At the full-data optimum the reweighted gradient and curvature are sums over blocks.
         residual = drawn @ by_block - precision * optimum
-        start = optimum + matrix @ residual + diagonal * residual
-        weights = drawn[blocks].astype(np.float64)
-        thetas[replicate] = model.refit(
-            weights, prior_sd, start, matrix, tolerance=REFIT_TOLERANCE, diagonal=diagonal
-        ).theta
+        curvature = precision * np.eye(n) - np.asarray(hessians @ drawn.T).T.reshape(-1, n, n)
+        # With a prior the curvature is positive definite; without, it is singular along each
+        # component's common shift, which centring removes.
+        matrices = np.linalg.inv(curvature) if precision else np.linalg.pinv(curvature, hermitian=True)
+        starts = optimum + np.einsum("rij,rj->ri", matrices, residual)
+        for k, weights in enumerate(drawn):
+            thetas[first + k] = model.refit(
+                weights[blocks], prior_sd, starts[k], matrices[k], tolerance=REFIT_TOLERANCE
+            ).theta
     return thetas
 
 

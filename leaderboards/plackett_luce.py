@@ -7,8 +7,9 @@ scores the mean log-likelihood over the strict orders consistent with its tied g
 draw is exactly half a win and half a loss). Every game is weighted (the bootstrap reweights).
 
 Games are grouped by table size and tie pattern, so one pass is a handful of numpy operations per
-pattern; the gradient is analytic and the fit uses L-BFGS. An optional Gaussian prior ``N(0, τ²)`` on
-every parameter keeps an item that won or lost everything finite.
+pattern; the gradient and Hessian are analytic and the fit takes Newton trust-region steps. An
+optional Gaussian prior ``N(0, τ²)`` on every parameter keeps an item that won or lost everything
+finite.
 """
 
 from __future__ import annotations
@@ -151,23 +152,32 @@ class PlackettLuceModel:
         by_group: FloatArray = total.reshape(n_groups, size)[:, :-1]
         return by_group
 
-    def curvature_by_group(self, params: FloatArray, groups: IndexArray, n_groups: int) -> FloatArray:
-        """(n_groups, n_params): the diagonal of the negated log-likelihood Hessian at ``params``
-        summed over the games of each group, every game weighted 1 (like :meth:`gradient_by_group`)."""
-        size = self.n_params + 1
+    def hessian_by_group(self, params: FloatArray, groups: IndexArray, n_groups: int) -> csr_matrix:
+        """(n_groups, n_params²), sparse: the log-likelihood Hessian at ``params`` summed over the
+        games of each group and flattened row by row, every game weighted 1 (like
+        :meth:`gradient_by_group`): ``(counts @ result).reshape(n_params, n_params)`` is the Hessian
+        with every game of group ``b`` weighted ``counts[b]``."""
+        n = self.n_params
         padded = np.append(params, 0.0)
-        total = np.zeros(n_groups * size)
+        group_rows: list[IndexArray] = []
+        columns: list[IndexArray] = []
+        values: list[FloatArray] = []
         for pattern in self._patterns:
             strengths = np.take(padded, pattern.items) + np.take(padded, pattern.seat_params)
             hessian = _order_terms(strengths, pattern.orders, hessian=True).hessian
             assert hessian is not None
-            positions = np.arange(len(pattern.items))
-            diagonal = -hessian[positions, positions].ravel()
-            base = (groups[pattern.game_index] * size)[None, :]
-            for columns in (pattern.items, pattern.seat_params):
-                total += np.bincount((base + columns).ravel(), diagonal, n_groups * size)
-        by_group: FloatArray = total.reshape(n_groups, size)[:, :-1]
-        return by_group
+            group = np.broadcast_to(groups[pattern.game_index], hessian.shape)
+            for rows in (pattern.items, pattern.seat_params):
+                for cols in (pattern.items, pattern.seat_params):
+                    row, col = rows[:, None, :], cols[None, :, :]
+                    free = (row < n) & (col < n)  # not the constant seat term of seat 0
+                    group_rows.append(group[free])
+                    columns.append(np.broadcast_to(row * n + col, hessian.shape)[free])
+                    values.append(hessian[free])
+        return csr_matrix(
+            (np.concatenate(values), (np.concatenate(group_rows), np.concatenate(columns))),
+            shape=(n_groups, n * n),
+        )
 
     def fit(
         self,
@@ -230,19 +240,6 @@ class PlackettLuceModel:
             converged=bool(np.linalg.norm(gradient(x)) <= tolerance),
         )
 
-    def step_matrix(
-        self, params: FloatArray, weights: FloatArray, prior_sd: float | None
-    ) -> FloatArray:
-        """The Newton step matrix at ``params``: the (pseudo-)inverse of the negated curvature.
-
-        With ``weights`` near those of ``params``' fit, :meth:`refit` reuses it for every step.
-        """
-        precision = 0.0 if prior_sd is None else 1.0 / prior_sd**2
-        hess = self.log_likelihood(params, weights, hessian=True)[2]
-        assert hess is not None
-        inverse = np.linalg.pinv(precision * np.eye(self.n_params) - hess)
-        return np.asarray(inverse, dtype=np.float64)
-
     def refit(
         self,
         weights: FloatArray,
@@ -251,17 +248,14 @@ class PlackettLuceModel:
         step_matrix: FloatArray,
         tolerance: float = 1e-5,
         max_steps: int = 30,
-        diagonal: FloatArray | None = None,
     ) -> PlackettLuceFit:
         """Re-fit for new ``weights`` from a nearby solution ``start`` (raw layout) by chord steps.
 
-        Each step is a Newton step with the fixed ``step_matrix`` (from :meth:`step_matrix` at the
-        full-data fit, weights of the same total): one gradient per step, converging fast when the
-        reweighted optimum is near. Stops once no parameter moves more than ``tolerance`` (θ units);
-        falls back to :meth:`fit` if that does not happen within ``max_steps``. ``diagonal`` is
-        added to the step matrix's diagonal: the change of the inverse curvature of each parameter
-        under the new weights (see :func:`leaderboards.bootstrap.bootstrap_thetas`), which lets the
-        steps contract faster when the weights move some parameters' curvature a lot.
+        Each step is a Newton step with the fixed ``step_matrix``: the inverse of the negated
+        curvature (prior included) at or near ``start`` under these weights, e.g. from
+        :meth:`hessian_by_group`. One gradient per step, converging fast when the optimum is near.
+        Stops once no parameter moves more than ``tolerance`` (θ units); falls back to :meth:`fit`
+        if that does not happen within ``max_steps``.
         """
         precision = 0.0 if prior_sd is None else 1.0 / prior_sd**2
         x = np.array(start, dtype=np.float64)
@@ -269,8 +263,6 @@ class PlackettLuceModel:
             ll, grad, _ = self.log_likelihood(x, weights)
             residual = grad - precision * x
             step = step_matrix @ residual
-            if diagonal is not None:
-                step += diagonal * residual
             x += step
             if float(np.max(np.abs(step))) <= tolerance:
                 return PlackettLuceFit(

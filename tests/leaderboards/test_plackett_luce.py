@@ -154,7 +154,9 @@ def test_refit_from_a_nearby_fit_matches_a_full_fit() -> None:
     prior = 3.0
     base = model.fit(ones, prior)
     start = model.raw_params(base)
-    matrix = model.step_matrix(start, ones, prior)
+    hessian = model.log_likelihood(start, ones, hessian=True)[2]
+    assert hessian is not None
+    matrix = np.linalg.inv(np.eye(model.n_params) / prior**2 - hessian)
     rng = np.random.default_rng(9)
     weights = np.bincount(rng.integers(0, model.n_games, model.n_games), minlength=model.n_games)
     quick = model.refit(weights.astype(float), prior, start, matrix, tolerance=1e-9)
@@ -198,3 +200,15 @@ def test_gradient_by_group_reweights_by_matrix_product() -> None:
     by_group = model.gradient_by_group(params, groups, 30)
     expected = model.log_likelihood(params, counts[groups])[1]
     np.testing.assert_allclose(counts @ by_group, expected, atol=1e-10)
+
+
+def test_hessian_by_group_reweights_by_matrix_product() -> None:
+    model, _, params = random_model(10)
+    rng = np.random.default_rng(12)
+    groups = rng.integers(0, 30, model.n_games).astype(np.intp)
+    counts = rng.integers(0, 4, 30).astype(float)
+    by_group = model.hessian_by_group(params, groups, 30)
+    assert by_group.shape == (30, model.n_params**2)
+    expected = model.log_likelihood(params, counts[groups], hessian=True)[2]
+    assert expected is not None
+    np.testing.assert_allclose((counts @ by_group).reshape(expected.shape), expected, atol=1e-10)
