@@ -8,6 +8,7 @@ most one pass over its bytes and never a large allocation.
 
 from __future__ import annotations
 
+import functools
 import struct
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
@@ -177,7 +178,9 @@ def decode(frame: bytes, limits: Limits = DEFAULT_LIMITS) -> Message:
     return _DECODERS[kind](_Fields(kind, body))
 
 
+@functools.cache
 def _unpacker_options(limits: Limits) -> dict[str, Any]:
+    """msgpack's options for ``limits`` (one dict per limits, never changed)."""
     return {
         "raw": False,
         "strict_map_key": True,

@@ -303,9 +303,12 @@ def _serve(
     kind = "wall"  # until a start says otherwise
     observation: WireMap = {}
     overhead = 0.0
+    poller = zmq.Poller()
+    poller.register(socket, zmq.POLLIN)
     wait = None if give_up is None else int(give_up * 1000)
     while True:
-        if not socket.poll(wait):
+        # Without a give-up time, the receive below waits by itself.
+        if wait is not None and not poller.poll(wait):
             return False
         received = clock_reading(kind)
         try:
