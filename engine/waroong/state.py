@@ -17,6 +17,8 @@ from engine.core import (
     seeded_rng,
 )
 
+from engine.parts import Parts
+
 from . import view
 from .actions import (
     ADD_KERUPUK,
@@ -88,6 +90,7 @@ class WaroongState(State):
         "menus",
         "offer_for",
         "offers",
+        "parts",
         "pending",
         "phase",
         "picks",
@@ -138,6 +141,7 @@ class WaroongState(State):
     offers: list[int]
     offer_for: int
     private: tuple[frozenset[int], ...]
+    parts: Parts
 
     # ----------------------------------------------------------------- construction
 
@@ -170,6 +174,7 @@ class WaroongState(State):
         st.react_card, st.react_by, st.react_target = NO_CARD, NO_CARD, NO_CARD
         st.offers, st.offer_for = [], NO_CARD
         st.private = tuple(frozenset({s}) for s in range(n))
+        st.parts = Parts()
         return st
 
     @classmethod
@@ -191,7 +196,8 @@ class WaroongState(State):
         return st
 
     def clone(self) -> WaroongState:
-        """An independent copy (hand-written: lists copied, immutable parts shared)."""
+        """An independent copy (hand-written: lists copied, immutable parts shared, observation
+        parts not carried over)."""
         st = WaroongState.__new__(WaroongState)
         st.config, st.log, st.rules, st.seed = (
             self.config,
@@ -233,6 +239,7 @@ class WaroongState(State):
         )
         st.offers, st.offer_for = self.offers.copy(), self.offer_for
         st.private = self.private
+        st.parts = Parts()
         return st
 
     # ----------------------------------------------------------------- the contract
@@ -427,6 +434,8 @@ class WaroongState(State):
         return {"groceries": groceries, "menus": menus, "customers": customers}
 
     def observation(self, seat: int) -> WireMap:
+        """What ``seat`` may know now (see :mod:`engine.waroong.view`); read-only to callers, its
+        unchanged parts the same objects as in earlier observations (see :mod:`engine.parts`)."""
         return view.observation(self, seat)
 
     def render(self, seat: int | None = None) -> str:

@@ -41,6 +41,15 @@ def track_phase_ends(value: str) -> tuple[int, ...]:
     return tuple(ends)
 
 
+def phase_of(space: int, phase_ends: tuple[int, ...]) -> int:
+    """The 1-based phase of the Scorpion on ``space`` for a track with these ``phase_ends``."""
+    phase = 1
+    for end in phase_ends[:-1]:
+        if space > end:
+            phase += 1
+    return phase
+
+
 def parse_points(raw: object) -> str:
     """Canonical ``ceremony_points`` value; ``ValueError`` saying what is allowed."""
     shape = "'a,e,ae/a,e,ae/a,e,ae' (Ancestor, Elder, Ancestor-and-Elder points per phase)"

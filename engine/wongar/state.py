@@ -35,6 +35,7 @@ from engine.core import (
     ranks_from_keys,
     seeded_rng,
 )
+from engine.parts import Parts
 from engine.wongar.actions import Layout, build_table, layout
 from engine.wongar.board import Board, board_from_knob
 from engine.wongar.cards import (
@@ -50,7 +51,7 @@ from engine.wongar.cards import (
     RitualCard,
     TerritoryCard,
 )
-from engine.wongar.knobs import points_table, track_phase_ends
+from engine.wongar.knobs import phase_of, points_table, track_phase_ends
 from engine.wongar.view import TRIGGER_NAMES, draw_text, face_up_names, hand_view, observe, pieces_view
 
 
@@ -116,7 +117,7 @@ class WongarState(State):
         "setup_left", "round", "start", "current", "turns_done", "pending", "actor", "steps", "kind",
         "card_territory", "choose_left", "after_choose", "cer_territory", "cer_trigger", "cer_active",
         "cer_card", "cer_mode", "cer_kind", "cer_steps", "end_reason", "reshuffles", "bonus",
-        "_private",
+        "_private", "parts",
     )
 
     config: MatchConfig
@@ -143,6 +144,7 @@ class WongarState(State):
         self.phase_ends = track_phase_ends(str(config.knobs["scorpion_track"]))
         self.last_space = self.phase_ends[-1]
         self._private = tuple(frozenset({s}) for s in range(n))
+        self.parts = Parts()
         self.scores = [0] * n
         self.track = 1
         self.round = 0
@@ -167,7 +169,7 @@ class WongarState(State):
         self._deal_pieces(seed)
         self.log.append(Event(None, {
             "type": "setup", "ancestor_owner": owners[0], "elder_owner": owners[1],
-            "face_up": face_up_names(self), "pieces": pieces_view(self),
+            "face_up": face_up_names(self.face_up), "pieces": pieces_view(self.pieces),
         }))
 
     def _deal_territory_cards(self, seed: int) -> None:
@@ -221,7 +223,8 @@ class WongarState(State):
         rng.shuffle(deck)
         self.pile = deck
         for s in range(n):
-            self.log.append(Event(self._private[s], {"type": "deal", "seat": s, "hand": hand_view(self, s)}))
+            hand = hand_view(self.hands[s * 5: s * 5 + 5])
+            self.log.append(Event(self._private[s], {"type": "deal", "seat": s, "hand": hand}))
 
     def _deal_pieces(self, seed: int) -> None:
         n = self.n
@@ -844,11 +847,7 @@ class WongarState(State):
 
     def phase(self) -> int:
         """The Scorpion phase, 1-based."""
-        phase = 1
-        for end in self.phase_ends[:-1]:
-            if self.track > end:
-                phase += 1
-        return phase
+        return phase_of(self.track, self.phase_ends)
 
     def result(self) -> Result:
         """Final scores (bonus included), shared ranks, and detail: rounds, end, bonus, Scorpion space."""
@@ -861,10 +860,11 @@ class WongarState(State):
         })
 
     def clone(self) -> WongarState:
-        """An independent copy (lists copied by hand)."""
+        """An independent copy (lists copied by hand; observation parts are not carried over)."""
         c = WongarState.__new__(WongarState)
         for name in _SHARED:
             object.__setattr__(c, name, getattr(self, name))
+        c.parts = Parts()
         c.log = list(self.log)
         c.pieces = self.pieces[:]
         c.supply = self.supply[:]
@@ -947,7 +947,8 @@ class WongarState(State):
         return totals
 
     def observation(self, seat: int) -> WireMap:
-        """What ``seat`` may know now (see :mod:`engine.wongar.view`)."""
+        """What ``seat`` may know now (see :mod:`engine.wongar.view`); read-only to callers, its
+        unchanged parts the same objects as in earlier observations (see :mod:`engine.parts`)."""
         return observe(self, seat)
 
     def render(self, seat: int | None = None) -> str:
@@ -957,7 +958,7 @@ class WongarState(State):
 
 _COPIED = {
     "log", "pieces", "supply", "scores", "stacks", "bottom_known", "face_up", "taken", "figure_cards",
-    "hands", "pile", "discard", "ritual_out", "setup_left", "bonus",
+    "hands", "pile", "discard", "ritual_out", "setup_left", "bonus", "parts",
 }
 _SHARED = tuple(name for name in WongarState.__slots__ if name not in _COPIED)
 

@@ -31,7 +31,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.core import Wire, WireMap
+from engine.parts import as_is, copy_rows
+from engine.wongar.board import TERRITORIES
 from engine.wongar.cards import KIND_NAMES, RITUAL_CARD_NAMES, TERRITORY_CARD_NAMES
+from engine.wongar.knobs import phase_of
 
 if TYPE_CHECKING:
     from engine.wongar.state import WongarState
@@ -46,37 +49,76 @@ _TURN_DECISIONS = range(_PENDING.index("take"), _PENDING.index("ceremony_effect"
 TRIGGER_NAMES = ("Ancestor", "Elder", "Ancestor and Elder")
 
 
-def _wire(values: list[int]) -> list[Wire]:
-    out: list[Wire] = [*values]
-    return out
+def _triples(values: list[int]) -> list[Wire]:
+    """``[a, b, c, d, e, f]`` as ``[[a, b, c], [d, e, f]]``: counts per piece kind, seat by seat."""
+    every = iter(values)
+    return [[a, b, c] for a, b, c in zip(every, every, every)]
 
 
-def face_up_names(state: WongarState) -> list[Wire]:
+def face_up_names(face_up: list[int]) -> list[Wire]:
     """The face-up card of each territory by name, or ``None``."""
-    return [TERRITORY_CARD_NAMES[c] if c >= 0 else None for c in state.face_up]
+    return [TERRITORY_CARD_NAMES[c] if c >= 0 else None for c in face_up]
 
 
-def pieces_view(state: WongarState) -> list[Wire]:
-    """``[t][s] -> [discs, cubes, cylinders]``."""
-    n = state.n
-    p = state.pieces
-    rows: list[Wire] = []
-    for t in range(len(state.board.names)):
-        row: list[Wire] = []
-        for s in range(n):
-            at = (t * n + s) * 3
-            row.append(_wire(p[at: at + 3]))
-        rows.append(row)
-    return rows
+def pieces_view(pieces: list[int]) -> list[Wire]:
+    """``[t][s] -> [discs, cubes, cylinders]`` from the state's flat ``pieces``."""
+    cells = _triples(pieces)
+    per_territory = len(cells) // TERRITORIES
+    return [cells[at: at + per_territory] for at in range(0, len(cells), per_territory)]
 
 
-def hand_view(state: WongarState, seat: int) -> dict[str, Wire]:
-    """Seat's ritual cards by name (Scorpions never stay in a hand)."""
-    return {RITUAL_CARD_NAMES[r]: state.hands[seat * 5 + r] for r in range(4)}
+def hand_view(hand: list[int]) -> dict[str, Wire]:
+    """A seat's ritual cards by name, from its five counts (Scorpions never stay in a hand)."""
+    return {name: hand[r] for r, name in enumerate(RITUAL_CARD_NAMES[:4])}
 
 
-def _taken_view(state: WongarState, seat: int) -> dict[str, Wire]:
-    return {name: state.taken[seat * 9 + c] for c, name in enumerate(TERRITORY_CARD_NAMES)}
+def _taken_view(taken: list[int]) -> dict[str, Wire]:
+    return {name: taken[c] for c, name in enumerate(TERRITORY_CARD_NAMES)}
+
+
+def _hand_sizes(hands: list[int]) -> list[Wire]:
+    return [sum(hands[at: at + 5]) for at in range(0, len(hands), 5)]
+
+
+def _doubles_held(hands: list[int]) -> list[Wire]:
+    return [bool(hands[at + 3]) for at in range(0, len(hands), 5)]
+
+
+def _ritual_counts(counts: list[int]) -> dict[str, Wire]:
+    return {name: counts[r] for r, name in enumerate(RITUAL_CARD_NAMES)}
+
+
+def _figure_cards_view(cards: list[int]) -> list[Wire]:
+    return [{"Ancestor": bool(cards[at]), "Elder": bool(cards[at + 1])} for at in range(0, len(cards), 2)]
+
+
+def _pile_view(pile: list[int]) -> dict[str, Wire]:
+    return {name: pile.count(k) for k, name in enumerate(KIND_NAMES)}
+
+
+def _stack_sizes(stacks: list[list[int]]) -> list[Wire]:
+    return [len(stack) for stack in stacks]
+
+
+def _stack_cards(stack: list[int]) -> dict[str, Wire]:
+    return {name: stack.count(c) for c, name in enumerate(TERRITORY_CARD_NAMES)}
+
+
+def _neighbours_view(neighbours: tuple[tuple[int, ...], ...]) -> list[Wire]:
+    return [list(near) for near in neighbours]
+
+
+def _figure_view(where: tuple[str, int]) -> dict[str, Wire]:
+    return {"territory": where[0], "owner": where[1]}
+
+
+def _scorpion_view(track: tuple[int, tuple[int, ...]]) -> dict[str, Wire]:
+    space, phase_ends = track
+    return {"space": space, "phase": phase_of(space, phase_ends), "last": phase_ends[-1]}
+
+
+def _listed(values: tuple[int, ...] | tuple[str, ...] | list[int]) -> list[Wire]:
+    return list(values)
 
 
 def _in_turns(state: WongarState) -> bool:
@@ -84,10 +126,6 @@ def _in_turns(state: WongarState) -> bool:
     if state.pending == _CHOOSE_RITUAL:
         return state.after_choose == 0
     return state.pending in _TURN_DECISIONS
-
-
-def _stack_view(stack: list[int]) -> dict[str, Wire]:
-    return {name: stack.count(c) for c, name in enumerate(TERRITORY_CARD_NAMES)}
 
 
 def _pending_view(state: WongarState) -> WireMap:
@@ -121,50 +159,53 @@ def _pending_view(state: WongarState) -> WireMap:
 
 
 def observe(state: WongarState, seat: int) -> WireMap:
-    """Everything ``seat`` may know now (the keys are listed in this module's docstring)."""
+    """Everything ``seat`` may know now (the keys are listed in this module's docstring).
+
+    Read-only to callers: parts are kept in ``state.parts`` and handed out again while unchanged
+    (see :mod:`engine.parts`), so a part that is the same object as in an earlier observation has
+    not changed since.
+    """
     n = state.n
     names = state.board.names
+    parts = state.parts
     obs: WireMap = {
         "seat": seat,
         "players": n,
         "variant": state.config.variant,
         "round": state.round,
         "start_player": state.start,
-        "to_move": list(state.to_move()),
-        "territories": list(names),
-        "neighbours": [list(near) for near in state.board.neighbours],
-        "pieces": pieces_view(state),
-        "supply": [_wire(state.supply[s * 3: s * 3 + 3]) for s in range(n)],
-        "ancestor": {"territory": names[state.ancestor_at], "owner": state.ancestor_owner},
-        "elder": {"territory": names[state.elder_at], "owner": state.elder_owner},
+        "to_move": parts.get("to_move", state.to_move(), as_is, _listed),
+        "territories": parts.get("territories", names, as_is, _listed),
+        "neighbours": parts.get("neighbours", state.board.neighbours, as_is, _neighbours_view),
+        "pieces": parts.rows("pieces", state.pieces, 3 * n, _triples),
+        "supply": parts.get("supply", state.supply, list.copy, _triples),
+        "ancestor": parts.get("ancestor", (names[state.ancestor_at], state.ancestor_owner), as_is, _figure_view),
+        "elder": parts.get("elder", (names[state.elder_at], state.elder_owner), as_is, _figure_view),
         "boomerang": state.boomerang,
-        "scores": list(state.scores),
-        "scorpion": {"space": state.track, "phase": state.phase(), "last": state.last_space},
+        "scores": parts.get("scores", state.scores, list.copy, _listed),
+        "scorpion": parts.get("scorpion", (state.track, state.phase_ends), as_is, _scorpion_view),
         "end": state.end_reason or None,
-        "face_up": face_up_names(state),
-        "stack_sizes": [len(s) for s in state.stacks],
-        "scorpions_under": list(state.bottom_known),
-        "stack_cards": [_stack_view(stack) for stack in state.stacks],
+        "face_up": parts.get("face_up", state.face_up, list.copy, face_up_names),
+        "stack_sizes": parts.get("stack_sizes", state.stacks, copy_rows, _stack_sizes),
+        "scorpions_under": parts.get("scorpions_under", state.bottom_known, list.copy, _listed),
+        "stack_cards": parts.each("stack_cards", state.stacks, _stack_cards),
         "turn": state.current if _in_turns(state) else None,
-        "taken": [_taken_view(state, s) for s in range(n)],
-        "hand": hand_view(state, seat),
-        "hand_sizes": [sum(state.hands[s * 5: s * 5 + 5]) for s in range(n)],
+        "taken": parts.rows("taken", state.taken, 9, _taken_view),
+        "hand": parts.get(("hand", seat), state.hands[seat * 5: seat * 5 + 5], as_is, hand_view),
+        "hand_sizes": parts.get("hand_sizes", state.hands, list.copy, _hand_sizes),
         "pile_size": len(state.pile),
-        "discard": {name: state.discard[r] for r, name in enumerate(RITUAL_CARD_NAMES)},
+        "discard": parts.get("discard", state.discard, list.copy, _ritual_counts),
         "ritual_set_aside": state.ritual_aside,
-        "out_of_game": {name: state.ritual_out[r] for r, name in enumerate(RITUAL_CARD_NAMES)},
-        "pending": _pending_view(state),
+        "out_of_game": parts.get("out_of_game", state.ritual_out, list.copy, _ritual_counts),
+        "pending": parts.same("pending", _pending_view(state)),
     }
     if state.initiated:
-        obs["figure_cards"] = [
-            {"Ancestor": bool(state.figure_cards[s * 2]), "Elder": bool(state.figure_cards[s * 2 + 1])}
-            for s in range(n)
-        ]
-        obs["double_held"] = [bool(state.hands[s * 5 + 3]) for s in range(n)]
-        obs["setup_left"] = [_wire(state.setup_left[s * 3: s * 3 + 3]) for s in range(n)]
+        obs["figure_cards"] = parts.get("figure_cards", state.figure_cards, list.copy, _figure_cards_view)
+        obs["double_held"] = parts.get("double_held", state.hands, list.copy, _doubles_held)
+        obs["setup_left"] = parts.get("setup_left", state.setup_left, list.copy, _triples)
         obs["territory_set_aside"] = state.territory_aside
         if state._sees_pile(seat):
-            obs["pile"] = {name: state.pile.count(k) for k, name in enumerate(KIND_NAMES)}
+            obs["pile"] = parts.get("pile", state.pile, list.copy, _pile_view)
     return obs
 
 
