@@ -87,6 +87,12 @@ from protocols.messages import (
 
 log = logging.getLogger(__name__)
 
+# ZeroMQ's flags as plain integers: combining its enum members costs Python calls on every message.
+_NOBLOCK = int(zmq.NOBLOCK)
+_NOBLOCK_MORE = int(zmq.NOBLOCK | zmq.SNDMORE)
+_EVENTS = int(zmq.EVENTS)
+_POLLIN = int(zmq.POLLIN)
+
 #: Frames that may wait per connection, in each direction.
 QUEUE_FRAMES = 64
 #: libzmq drops frames above this many times the codec's frame limit and disconnects the sender;
@@ -405,8 +411,8 @@ class Hub:
         frame = encode(message)
         try:
             # Two frames (the peer's routing id, then the message), without send_multipart's checks.
-            self._socket.send(peer.identity, zmq.SNDMORE | zmq.NOBLOCK)
-            self._socket.send(frame, zmq.NOBLOCK)
+            self._socket.send(peer.identity, _NOBLOCK_MORE)
+            self._socket.send(frame, _NOBLOCK)
         except zmq.ZMQError as exc:
             peer.lost = True
             raise PeerGone(f"{peer.label}: cannot send ({exc})") from None
@@ -484,12 +490,14 @@ class Hub:
         socket = self._socket
         for taken in range(DRAIN_BATCH):
             # Asking first is cheaper than the exception of a receive that finds nothing.
-            if not cast(int, socket.get(zmq.EVENTS)) & zmq.POLLIN:
+            if not cast(int, socket.get(_EVENTS)) & _POLLIN:
                 return taken
             try:
-                frames = socket.recv_multipart(flags=zmq.NOBLOCK, copy=False)
+                frames = [socket.recv(_NOBLOCK, copy=False)]
             except zmq.Again:
                 return taken
+            while frames[-1].more:  # the parts of one message arrive together
+                frames.append(socket.recv(_NOBLOCK, copy=False))
             arrived = time.monotonic()
             identity = frames[0].bytes
             fd = int(frames[-1].get(zmq.SRCFD))
