@@ -4,14 +4,10 @@ faults, the fallbacks, the clock each ``act`` carries and the ``start`` message.
 
 from __future__ import annotations
 
-import threading
-import time
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
-from typing import Union
+from collections.abc import Callable, Iterator
 
 import pytest
-import zmq
+from scripted_seats import Script, ScriptedBot, Step, prompt
 
 from arena.clock import TimeControl
 from arena.handle import BotHandle
@@ -20,69 +16,11 @@ from arena.record import Fault, FaultKind, MatchRecord
 from arena.referee import FaultPolicy, RefereeError, final_ranks, play_match
 from engine.core import Game, derive_seed, seeded_rng
 from engine.registry import games
-from protocols.codec import INFO_LIMIT, TRUSTED_LIMITS, decode, encode
-from protocols.messages import Act, Action, Bye, ClockMs, End, Error, Hello, Message, Ping, Pong, Start
+from protocols.codec import INFO_LIMIT
+from protocols.messages import Act, Action, ClockMs, Error, Pong
 from protocols.transport import Hub
 
 SEED = 21
-#: What a script does for one ``act``: wait some seconds, or send a message.
-Step = Union[float, Message, bytes]
-Script = Callable[[Act, int], Sequence[Step]]  # (the act, how many acts came before) → steps
-
-
-def prompt(act: Act, _: int) -> list[Step]:
-    """The first legal action, at once."""
-    return [Action(act.seq, act.legal[0])]
-
-
-@dataclass
-class ScriptedBot:
-    """A bot in a thread on a DEALER socket: answers each ``act`` as its script says and keeps
-    every ``start``, ``act`` and ``end`` it receives."""
-
-    endpoint: str
-    token: str
-    script: Script = prompt
-    starts: list[Start] = field(default_factory=list)
-    acts: list[Act] = field(default_factory=list)
-    ends: list[End] = field(default_factory=list)
-
-    def __post_init__(self) -> None:
-        self.stop = threading.Event()
-        self.thread = threading.Thread(target=self.run, daemon=True)
-        self.thread.start()
-
-    def run(self) -> None:
-        socket = zmq.Context.instance().socket(zmq.DEALER)
-        socket.setsockopt(zmq.LINGER, 0)
-        try:
-            socket.connect(self.endpoint)
-            socket.send(encode(Hello(1, "scripted", "1", self.token)))
-            while not self.stop.is_set():
-                if not socket.poll(50):
-                    continue
-                message = decode(socket.recv(), TRUSTED_LIMITS)
-                if isinstance(message, Start):
-                    self.starts.append(message)
-                elif isinstance(message, End):
-                    self.ends.append(message)
-                elif isinstance(message, Ping):
-                    socket.send(encode(Pong(message.seq)))
-                elif isinstance(message, Bye):
-                    return
-                elif isinstance(message, Act):
-                    before = len(self.acts)
-                    self.acts.append(message)
-                    for step in self.script(message, before):
-                        if isinstance(step, float):
-                            time.sleep(step)
-                        elif isinstance(step, bytes):
-                            socket.send(step)
-                        else:
-                            socket.send(encode(step))
-        finally:
-            socket.close()
-
 
 Table = Callable[..., tuple[MatchRecord, list[ScriptedBot]]]
 

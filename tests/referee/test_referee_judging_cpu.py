@@ -1,0 +1,165 @@
+"""The referee's CPU clock with exact answers: sandboxed bots (real processes in control groups)
+spend CPU or wait as the match id tells them (``botprograms/paced.py``), and each test checks the
+faults, the CPU and elapsed time recorded, the clock the next ``act`` carries, and that bots not
+deciding are frozen."""
+
+from __future__ import annotations
+
+import re
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from referee_helpers import BOTS
+from sandboxed import require_sandbox
+
+from arena.clock import ClockRule, TimeControl
+from arena.handle import BotHandle, close_all
+from arena.manifest import BotSpec
+from arena.record import Fault, FaultKind, MatchRecord
+from arena.referee import FaultPolicy, play_match
+from engine.core import Game
+from engine.registry import games
+from protocols.transport import Hub
+
+SEED = 21
+PACED = BotSpec("paced", (sys.executable, str(BOTS / "paced.py")))
+
+
+@pytest.fixture(autouse=True)
+def working_sandbox() -> None:
+    require_sandbox()
+
+
+@pytest.fixture(scope="module")
+def game() -> Game:
+    """A game whose first rounds are simultaneous for all three seats."""
+    return next(g for g in games().values() if g.min_players == 3 and g.name == "waroong")
+
+
+class PacedTable:
+    """Sandboxed paced bots on one hub; :meth:`play` plays a match whose id carries their plans."""
+
+    def __init__(self, hub: Hub, log_dir: Path) -> None:
+        self.hub = hub
+        self.log_dir = log_dir
+        self.handles: list[BotHandle] = []
+        self.cpu_before: list[float | None] = []
+
+    def play(self, game: Game, control: TimeControl, plans: dict[int, str], *, strikes: int = 3,
+             clock: ClockRule = ClockRule("cpu"), absent: int | None = None) -> MatchRecord:
+        """Three seats, each a fresh paced bot except ``absent`` (expected, never connected)."""
+        bots = BotHandle.launch_all([PACED] * (3 - (absent is not None)), self.hub, self.log_dir)
+        self.handles.extend(bots)
+        assert [h.failure for h in bots] == [None] * len(bots)
+        self.cpu_before.extend(h.cpu_used() for h in bots)
+        if absent is not None:
+            bots.insert(absent, BotHandle(BotSpec("absent", ("paced",)), self.hub, self.hub.expect("absent")))
+        match_id = "cpu;" + ";".join(f"{seat}={plan}" for seat, plan in plans.items())
+        return play_match(game, game.configure(3), SEED, bots, control, FaultPolicy(strikes),
+                          match_id=match_id, clock=clock)
+
+    def printed(self, seat: int, match: int = 0) -> list[str]:
+        """What the bot of ``seat`` in the ``match``-th match of the test has printed."""
+        handle = self.handles[3 * match + seat]
+        assert handle.process is not None
+        return handle.process.log_path.read_text().splitlines()
+
+
+@pytest.fixture()
+def table(tmp_path: Path) -> Iterator[PacedTable]:
+    with Hub() as hub:
+        paced = PacedTable(hub, tmp_path)
+        yield paced
+        close_all(paced.handles, grace=0.2)
+
+
+def own(record: MatchRecord, seat: int = 0) -> list[int]:
+    return [i for i, d in enumerate(record.decisions) if d.seat == seat]
+
+
+def test_waiting_is_not_charged_until_the_elapsed_time_cap(game: Game, table: PacedTable) -> None:
+    record = table.play(game, TimeControl(0.1, bank=0.5, grace=0.0), {0: "s0.25,s0.25,r"},
+                        clock=ClockRule("auto", wall_cap=4), absent=2)
+    assert record.detail["clock"] == "cpu"
+    assert record.faults == (Fault(2, FaultKind.START, -1, "not connected"),)
+    first, second, third = (record.decisions[i] for i in own(record)[:3])
+    for waited in (first, second):
+        assert not waited.fallback and waited.elapsed >= 0.25
+        assert waited.cpu is not None and 0 < waited.cpu < 0.1
+    assert third.cpu is not None and third.elapsed < 0.25
+    printed = table.printed(0)
+    assert printed[1:3] == ["welcome from arena", "start cpu"]
+    # Charged its CPU time only: inside the free move, so the bank is untouched.
+    assert [line.split()[2] for line in printed if line.startswith("act ")][:3] == ["500"] * 3
+
+
+def test_cpu_spent_without_replying_is_a_timeout_as_soon_as_it_is_over(
+    game: Game, table: PacedTable
+) -> None:
+    record = table.play(game, TimeControl(0.1, grace=0.0), {0: "b0.6"}, strikes=1)
+    (fault,) = record.faults
+    used = re.fullmatch(r"used (\d+) ms of CPU without replying, limit 100 ms", fault.detail)
+    assert used is not None and (fault.seat, fault.kind, fault.ply) == (0, FaultKind.TIMEOUT, own(record)[0])
+    spent = int(used.group(1)) / 1000
+    assert 0.1 < spent < 0.5
+    decision = record.decisions[own(record)[0]]
+    assert decision.fallback and decision.cpu is not None and spent - 0.001 <= decision.cpu < 0.55
+    assert decision.elapsed >= decision.cpu + 0.05  # its elapsed time: 0.1 s asleep, then burning
+    assert record.forfeited == (0,) and record.detail["dropped"] == [0, 0, 0]
+
+
+def test_a_reply_after_its_cpu_ran_out_is_a_timeout_of_cpu(game: Game, table: PacedTable) -> None:
+    record = table.play(game, TimeControl(0.1, grace=0.0), {0: "c0.1"}, strikes=1)
+    (fault,) = record.faults
+    late = re.fullmatch(r"reply after (\d+) ms of CPU \(limit 100 ms\)", fault.detail)
+    assert late is not None and (fault.seat, fault.kind) == (0, FaultKind.TIMEOUT), fault
+    assert 100 < int(late.group(1)) < 200
+    decision = record.decisions[own(record)[0]]
+    assert decision.fallback and decision.cpu is not None and 0.1 < decision.cpu < 0.2
+    # Its elapsed time is recorded (0.1 s asleep, then burning), not the CPU time it was charged.
+    assert decision.elapsed >= decision.cpu + 0.05
+    assert record.detail["dropped"] == [2, 0, 0]  # the two pongs
+
+
+def test_a_silent_bot_ends_at_the_cap_and_loses_its_whole_bank(game: Game, table: PacedTable) -> None:
+    record = table.play(game, TimeControl(0.1, bank=0.2, grace=0.0), {0: "h,r"},
+                        clock=ClockRule("cpu", wall_cap=1.5), strikes=2)
+    first = own(record)[0]
+    detail = "no reply within 450 ms of elapsed time (1.5 times the allowance)"
+    assert record.faults == (Fault(0, FaultKind.TIMEOUT, first, detail),)
+    hung = record.decisions[first]
+    assert hung.fallback and 0.45 <= hung.elapsed < 2
+    assert hung.cpu is not None and hung.cpu < 0.1
+    banks = [line.split()[2] for line in table.printed(0) if line.startswith("act ")]
+    assert banks[:2] == ["200", "0"]
+
+
+def test_a_bot_that_has_replied_is_frozen_while_others_still_decide(
+    game: Game, table: PacedTable
+) -> None:
+    # Seat 0 answers at once, then spins for 0.3 s; seat 1 takes 0.35 s to answer.
+    record = table.play(game, TimeControl(0.15, grace=0.0), {0: "w0.3,r", 1: "s0.35,r"},
+                        clock=ClockRule("cpu", wall_cap=10))
+    assert record.faults == ()
+    first, second = (record.decisions[i] for i in own(record)[:2])
+    assert first.cpu is not None and second.cpu is not None
+    # Frozen as soon as its reply was in, it spun for no more than a moment of its next decision,
+    # and used hardly any CPU outside its decisions.
+    assert second.cpu < 0.15 and first.cpu < 0.15
+    start, end = table.cpu_before[0], table.handles[0].cpu_used()
+    assert start is not None and end is not None
+    outside = end - start - sum(record.decisions[i].cpu or 0.0 for i in own(record))
+    assert outside < 0.1, outside
+
+
+def test_every_bot_is_left_frozen_after_the_match(game: Game, table: PacedTable) -> None:
+    record = table.play(game, TimeControl(0.5), {0: "r!", 1: "r!", 2: "r!"})
+    assert record.faults == () and record.detail["clock"] == "cpu"
+    before = [h.cpu_used() for h in table.handles]
+    time.sleep(0.2)
+    after = [h.cpu_used() for h in table.handles]
+    assert all(b is not None and a is not None and a - b < 0.02 for a, b in zip(after, before)), \
+        (before, after)

@@ -1,0 +1,191 @@
+"""How the referee treats seats whose bot is missing, gone or back, with exact answers: scripted
+bots in threads (local ones on their own ``ipc://`` endpoint, remote ones over ``tcp://``) and a
+few real processes; each test checks the faults, their details and plies, what each bot was sent,
+and the time charged."""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import zmq
+from referee_helpers import misbehaving
+from scripted_seats import ANSWER, SEED, HangUp, Reconnect, Seat, Table, at, table_on_hub
+
+from arena.clock import TimeControl
+from arena.handle import BotHandle
+from arena.manifest import BotSpec
+from arena.record import Fault, FaultKind, MatchRecord
+from engine.core import Game
+from engine.registry import games
+from protocols.codec import encode
+from protocols.messages import Hello
+
+#: A bot that exits 0.3 s after it is welcomed.
+QUITTER = BotSpec("quitter", (sys.executable, "-c", (
+    "import os, time, msgpack, zmq\n"
+    "s = zmq.Context().socket(zmq.DEALER)\n"
+    "s.connect(os.environ['ARENA_ENDPOINT'])\n"
+    "s.send(msgpack.packb({'type': 'hello', 'protocol': 1, 'name': 'quitter', 'version': '0',"
+    " 'token': os.environ['ARENA_TOKEN']}))\n"
+    "s.recv()\n"
+    "time.sleep(0.3)\n"
+    "os._exit(0)\n")), trusted=True)
+
+
+@pytest.fixture(scope="module")
+def game() -> Game:
+    """A game whose first rounds are simultaneous for all three seats (plies 0-2, 3-5, ...)."""
+    return next(g for g in games().values() if g.min_players == 3 and g.name == "waroong")
+
+
+@pytest.fixture()
+def table() -> Iterator[Table]:
+    with table_on_hub() as seated:
+        yield seated
+
+
+def own(record: MatchRecord, seat: int) -> list[int]:
+    return [i for i, d in enumerate(record.decisions) if d.seat == seat]
+
+
+def test_a_remote_seat_may_join_late_and_is_sent_start_before_its_first_act(
+    game: Game, table: Table
+) -> None:
+    control = TimeControl(0.1, bank=1.0, grace=0.0)
+    record = table.play(game, control, [Seat(join_after=0.3), Seat(), Seat()])
+    assert record.faults == () and record.forfeited == ()
+    late = table.bots[0]
+    assert len(late.starts) == 1 and late.starts[0].seat == 0
+    assert [len(table.bots[s].starts) for s in (1, 2)] == [1, 1]
+    assert late.acts[0].ply == 0
+    assert late.acts[0].events == game.start(game.configure(3), SEED).events(0, 0)[0]
+    first = record.decisions[own(record, 0)[0]]
+    assert not first.fallback and 0.3 <= first.elapsed < 2
+    # Its clock ran while it was away: the time beyond the free move came out of its bank.
+    assert late.acts[1].clock.bank_ms <= 800
+    assert table.bots[1].acts[1].clock.bank_ms == 1000
+
+
+def test_a_remote_seat_that_never_joins_crashes_after_the_rejoin_grace_or_its_limit(
+    game: Game, table: Table
+) -> None:
+    record = table.play(game, TimeControl(0.05, grace=0.0), [Seat(join_after=None)], rejoin_grace=0.25)
+    assert record.faults == (Fault(0, FaultKind.CRASH, 0, "connection lost, not back within 0.25 s"),)
+    assert record.forfeited == (0,) and record.ranks[0] == 3
+    missing = record.decisions[0]
+    assert missing.fallback and 0.25 <= missing.elapsed < 1.5
+    assert all(bot.ends[0].forfeited == (0,) for bot in table.bots.values())
+
+
+def test_the_rejoin_grace_never_shortens_a_decision(game: Game, table: Table) -> None:
+    record = table.play(game, TimeControl(0.4, grace=0.0), [Seat(join_after=None)], rejoin_grace=0.05)
+    assert record.faults == (Fault(0, FaultKind.CRASH, 0, "connection lost, not back within 0.05 s"),)
+    assert 0.4 <= record.decisions[0].elapsed < 1.5
+
+
+def test_a_remote_seat_that_drops_while_deciding_is_asked_again_once_back(
+    game: Game, table: Table, caplog: pytest.LogCaptureFixture
+) -> None:
+    seats = [
+        Seat(at({1: [0.5, ANSWER]}), remote=False),  # still deciding, ahead of seat 1
+        Seat(at({1: [Reconnect(after=0.2)]})),
+        Seat(),
+    ]
+    with caplog.at_level("INFO", logger="arena.referee"):
+        record = table.play(game, TimeControl(1.0, grace=0.0), seats, rejoin_grace=0.05)
+    assert record.faults == ()
+    back = table.bots[1]
+    assert len(back.starts) == 2 and back.starts[0] == back.starts[1]
+    assert [a.ply for a in back.acts[:3]] == [0, 3, 3] and back.acts[2].seq > back.acts[1].seq
+    # The act after the new start carries every event of the match so far.
+    assert back.acts[2].events == back.acts[0].events + back.acts[1].events
+    assert len(back.acts[3].events) < len(back.acts[0].events + back.acts[1].events + back.acts[2].events)
+    decision = record.decisions[4]
+    assert decision.seat == 1 and not decision.fallback and 0.2 <= decision.elapsed < 1.0
+    messages = [r.getMessage() for r in caplog.records if r.name == "arena.referee"]
+    assert messages.count("m-1 seat 1: connection lost; waiting for it to reconnect") == 1
+
+
+def test_a_remote_seat_that_drops_while_deciding_and_stays_away_crashes(
+    game: Game, table: Table
+) -> None:
+    seats = [Seat(), Seat(at({1: [HangUp()]})), Seat()]
+    record = table.play(game, TimeControl(0.2, grace=0.0), seats, rejoin_grace=0.4)
+    assert record.faults == (Fault(1, FaultKind.CRASH, 4, "connection lost, not back within 0.4 s"),)
+    assert record.forfeited == (1,) and 0.4 <= record.decisions[4].elapsed < 1.5
+    assert table.bots[1].ends == [] and len(table.bots[0].ends) == 1
+
+
+def test_a_local_seat_whose_connection_closes_while_deciding_crashes_at_once(
+    game: Game, table: Table
+) -> None:
+    seats = [Seat(at({1: [HangUp()]}), remote=False), Seat(), Seat()]
+    record = table.play(game, TimeControl(5.0), seats)
+    assert record.faults == (Fault(0, FaultKind.CRASH, 3, "connection lost"),)
+    assert record.forfeited == (0,)
+    assert 0 < record.decisions[3].elapsed < 0.6  # noticed within a crash check, not at the limit
+    assert len(table.bots[0].acts) == 2
+
+
+def test_a_local_seat_gone_between_decisions_crashes_when_it_is_next_asked(
+    game: Game, table: Table
+) -> None:
+    seats = [Seat(at({0: [ANSWER, 0.05, HangUp()]}), remote=False),
+             Seat(at({0: [0.4, ANSWER]})), Seat()]
+    record = table.play(game, TimeControl(1.0), seats)
+    assert record.faults == (Fault(0, FaultKind.CRASH, 3, "seat0 is not connected"),)
+    assert record.decisions[3].elapsed == 0.0 and record.decisions[3].fallback
+    assert not record.decisions[0].fallback
+
+
+def test_a_local_bot_process_that_exits_is_a_crash_with_its_exit_status(
+    game: Game, table: Table, tmp_path: Path
+) -> None:
+    crasher = dataclasses.replace(misbehaving("crash"), trusted=True)  # answers three acts, exits 3
+    handle = BotHandle.launch(crasher, table.hub, tmp_path)
+    record = table.play(game, TimeControl(5.0), [Seat(handle=handle), Seat(), Seat()])
+    fourth = own(record, 0)[3]
+    assert record.faults == (Fault(0, FaultKind.CRASH, fourth, "process exited with status 3"),)
+    assert record.forfeited == (0,) and record.decisions[fourth].elapsed < 0.6
+
+
+def test_seats_unusable_at_the_start_are_forfeited_before_the_first_act(
+    game: Game, table: Table, tmp_path: Path
+) -> None:
+    ghost = BotSpec("ghost", (str(tmp_path / "no-such-bot"),))
+    (failed,) = BotHandle.launch_all([ghost], table.hub, tmp_path)
+    assert failed.failure is not None
+    # A local bot that said hello and closed its connection, and one whose process then exited;
+    # the hub reads nothing after either.
+    peer = table.hub.expect("gone")
+    socket = zmq.Context.instance().socket(zmq.DEALER)
+    socket.setsockopt(zmq.LINGER, 0)
+    socket.connect(peer.endpoint)
+    socket.send(encode(Hello(1, "gone", "1", peer.token)))
+    assert table.hub.wait_connected([peer], 10) == []
+    exited = BotHandle.launch(QUITTER, table.hub, tmp_path)
+    socket.close()
+    assert exited.process is not None and exited.process.wait(5)
+    time.sleep(0.2)
+    gone = BotHandle(BotSpec("gone", ("scripted",)), table.hub, peer)
+    seats = [Seat(handle=failed), Seat(handle=exited), Seat(handle=gone)]
+    record = table.play(game, TimeControl(1.0), seats)
+    assert record.faults == (
+        Fault(0, FaultKind.START, -1, failed.failure),
+        Fault(1, FaultKind.START, -1, "its process is not running"),
+        Fault(2, FaultKind.CRASH, -1, "gone: cannot send (Host unreachable)"),
+    )
+    assert record.forfeited == (0, 1, 2) and record.ranks == (1, 1, 1)
+    assert all(d.fallback and d.elapsed == 0.0 for d in record.decisions)
+
+
+def test_a_local_seat_that_never_connected_is_a_start_fault(game: Game, table: Table) -> None:
+    record = table.play(game, TimeControl(1.0), [Seat(), Seat(remote=False, join_after=None), Seat()])
+    assert record.faults == (Fault(1, FaultKind.START, -1, "not connected"),)
+    assert record.forfeited == (1,)
+    assert all(d.fallback == (d.seat == 1) for d in record.decisions)
