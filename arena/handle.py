@@ -57,6 +57,7 @@ class BotHandle:
         """
         handle = cls(spec, hub, hub.expect(spec.name), log_dir=log_dir)
         handle._spawn()
+        handle._admit()
         handle._await_hello(time.monotonic() + handshake_timeout)
         return handle
 
@@ -81,6 +82,8 @@ class BotHandle:
                 hub.forget(handle.peer)
                 handle.failure = str(exc)
             handles.append(handle)
+        for handle in handles:  # every bot already starting: the first admission's wait overlaps all
+            handle._admit()
         deadline = time.monotonic() + handshake_timeout
         for handle in handles:
             if handle.failure is None:
@@ -136,6 +139,7 @@ class BotHandle:
         self.failure = None
         self.starts += 1
         self._spawn()
+        self._admit()
         self._await_hello(time.monotonic() + handshake_timeout)
 
     def say_bye(self, reason: str = "closing") -> None:
@@ -168,8 +172,13 @@ class BotHandle:
         self.process = BotProcess(self.spec, env, log_path, isolate_network=local,
                                   socket_dir=self.hub.private_folder(self.peer))
         self.process.start()
-        if self.process.group is not None and self.process.pid is not None:
-            self.process.group.admit(self.process.pid)  # overlaps the launcher's start-up
+
+    def _admit(self) -> None:
+        """Move a started sandboxed bot's launcher into its control groups from here, while the
+        launcher is still starting up (see :meth:`~arena.sandbox.cgroups.BotGroup.admit`)."""
+        process = self.process
+        if process is not None and process.group is not None and process.pid is not None:
+            process.group.admit(process.pid)
 
     def _await_hello(self, deadline: float) -> None:
         assert self.process is not None
