@@ -16,6 +16,7 @@ from rich.text import Text
 
 from arena.cli.audience import audience_view
 from arena.cli.common import console, fail, inert, user_errors
+from arena.cli.series import play_games, series_table
 from arena.clock import CLOCK_HELP, ClockRule, TimeControl
 from arena.manifest import resolve_bot
 from arena.record import DecisionRecord, MatchRecord
@@ -59,7 +60,14 @@ def play_command(
         bool, typer.Option("--watch", help="Show running scores, each decision and the board, for an audience.")
     ] = False,
     delay: Annotated[float, typer.Option("--delay", help="Seconds to pause per decision when watching.")] = 0.1,
-    record: Annotated[Path | None, typer.Option("--record", help="Write the match record here (JSON).")] = None,
+    games: Annotated[
+        int, typer.Option("--games", "-n", min=1,
+                          help="Play this many matches, seats rotating, bots kept running; print a summary.")
+    ] = 1,
+    record: Annotated[
+        Path | None,
+        typer.Option("--record", help="Write the match record here (JSON; with --games, one record per line)."),
+    ] = None,
     logs: Annotated[Path | None, typer.Option("--logs", help="Keep the bots' output in this folder.")] = None,
     clock: Annotated[str, typer.Option("--clock", help=CLOCK_HELP)] = "auto",
     frame_limit_kb: Annotated[
@@ -96,6 +104,10 @@ def play_command(
 
     Each remote:NAME seat gets a connection file NAME.env (see docs/remote.md); the match starts
     once every remote bot has connected, within --wait seconds.
+
+    With --games N (e.g. arena play wongar -b "python3 mybot.py" -b random -b random -n 1000) the
+    bots start once and play N matches, each dealt afresh from --seed and seated one place further
+    round the table, and a summary per bot is printed: wins, mean place and score, faults.
     """
     with user_errors():
         chosen = get_game(game)
@@ -107,6 +119,8 @@ def play_command(
             raise fail("--listen needs at least one remote:NAME seat")
         if wait <= 0:
             raise fail("--wait must be a positive number of seconds")
+        if games > 1 and (listen is not None or watch):
+            raise fail("--games plays local bots unwatched: leave out --listen and --watch")
         if any(remote) and clock == "cpu":
             raise fail("remote seats are timed on the wall clock: --clock cpu cannot time them")
         config = chosen.configure(len(specs), variant, parse_knobs(knob))
@@ -144,6 +158,12 @@ def play_command(
         finally:
             watching.stop()
         _report(result, record)
+        return
+    if games > 1:
+        with user_errors():
+            records = play_games(chosen, config, seed, specs, control, games, policy, log_dir=logs,
+                                 limits=limits, clock=rule, record=record)
+        console.print(series_table(records, [spec.name for spec in specs], seed))
         return
     with user_errors():  # e.g. the CPU clock asked for bots it cannot time
         if watch:
