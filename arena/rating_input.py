@@ -14,7 +14,6 @@ from arena.tournament.config import config_from_plain
 from arena.tournament.schedule import build_schedule, stored_results
 from arena.tournament.sprt import stored_sprt
 from engine.core import Wire
-from leaderboards.build import build_leaderboard
 from leaderboards.errors import LeaderboardError
 from leaderboards.model import Leaderboard, RatingSettings, Rounds, TournamentInfo
 from leaderboards.results import RatedGame
@@ -63,4 +62,7 @@ def stored_leaderboard(
         if schedule.rounds
         else None,
     )
+    # The fit (and scipy) loads only here: every arena command imports this module.
+    from leaderboards.build import build_leaderboard
+
     return build_leaderboard((rated_game(g.record) for g in games), info, settings)

@@ -6,7 +6,11 @@ arena: :mod:`arena.rating_input`) into a :class:`Leaderboard`;
 ``publish(board, out_dir)`` writes ``index.html``, ``leaderboard.md`` and ``leaderboard.json``.
 """
 
-from leaderboards.build import build_leaderboard, deal_block
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
 from leaderboards.errors import LeaderboardError
 from leaderboards.model import Leaderboard, RatingSettings, TournamentInfo
 from leaderboards.publish import publish
@@ -15,6 +19,17 @@ from leaderboards.render_json import render_json
 from leaderboards.render_markdown import render_markdown
 from leaderboards.render_table import render_table
 from leaderboards.results import RatedGame
+
+if TYPE_CHECKING:
+    from leaderboards.build import build_leaderboard, deal_block
+
+
+def __getattr__(name: str) -> object:
+    """The fitting code (and scipy) loads on first use of its names, not with the package."""
+    if name in ("build_leaderboard", "deal_block"):
+        return getattr(importlib.import_module("leaderboards.build"), name)
+    raise AttributeError(f"module 'leaderboards' has no attribute {name!r}")
+
 
 __all__ = [
     "Leaderboard",

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from leaderboards.build import build_leaderboard
 from leaderboards.errors import LeaderboardError
 from leaderboards.model import RatingSettings
 from leaderboards.results import RatedGame
@@ -19,6 +18,8 @@ _QUICK = RatingSettings(bootstrap_samples=2)
 def rating_history(games: Sequence[RatedGame], checkpoints: int = CHECKPOINTS) -> list[tuple[int, dict[str, float]]]:
     """``(games rated, {bot: Elo})`` after each checkpoint, the last after every game. Checkpoints
     too early to rate (fewer than two bots met) are left out."""
+    from leaderboards.build import build_leaderboard  # the fit and scipy load only when used
+
     total = len(games)
     marks = sorted({max(1, round(total * k / checkpoints)) for k in range(1, checkpoints + 1)})
     history: list[tuple[int, dict[str, float]]] = []
