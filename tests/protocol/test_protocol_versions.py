@@ -3,6 +3,8 @@ version per bot, and whichever is agreed, ``choose`` gets the engine's whole obs
 
 from __future__ import annotations
 
+import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -83,3 +85,10 @@ def test_every_version_gets_the_whole_observation(game: Game, tmp_path: Path) ->
             for decision in round_:
                 state.apply(decision.seat, decision.action)
         assert next(decisions, None) is None
+
+
+def test_the_sdk_refuses_a_protocol_version_it_does_not_speak() -> None:
+    env = {**os.environ, "ARENA_ENDPOINT": "ipc:///nonexistent/socket", "ARENA_TOKEN": "t"}
+    done = subprocess.run([sys.executable, "-m", "bots.random", "--protocol", "3"], env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "--protocol must be 1 to 2" in done.stderr
