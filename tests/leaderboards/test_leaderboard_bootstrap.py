@@ -37,6 +37,19 @@ def test_replicates_match_exact_fits_of_the_same_resample() -> None:
     assert not np.allclose(samples[0], samples[1])
 
 
+def test_replicates_without_a_prior_match_exact_fits() -> None:
+    model, blocks = duplicate_games(4, 60)
+    fit = model.fit()
+    samples = bootstrap_thetas(model, fit, blocks, None, 4, seed=5)
+    rng = np.random.default_rng(5)
+    for replicate in samples:
+        drawn = np.bincount(rng.integers(0, 60, 60), minlength=60)
+        exact = model.fit(drawn[blocks].astype(float))
+        assert exact.converged
+        np.testing.assert_allclose(replicate, exact.theta, atol=1e-4)
+    assert not np.allclose(samples[0], samples[1])
+
+
 def test_intervals_cover_the_estimate_and_are_repeatable() -> None:
     model, blocks = duplicate_games(2, 80)
     fit = model.fit(prior_sd=5.0)
