@@ -226,7 +226,12 @@ class State(ABC):
 
     @abstractmethod
     def observation(self, seat: int) -> WireMap:
-        """Exactly what ``seat`` may know now, as a msgpack-able map. Pure: changes nothing."""
+        """Exactly what ``seat`` may know now, as a msgpack-able map. Changes nothing in the game.
+
+        Read-only to callers, the map and everything in it: a game may hand out a part that did
+        not change since an earlier call as the very same object (so ``is`` tells a caller that it
+        is unchanged), and a changed part as a new object, never by changing one handed out before.
+        """
 
     def events(self, seat: int, since: int = 0) -> tuple[list[WireMap], int]:
         """The events ``seat`` saw from log position ``since`` on, and the position to ask from next."""
