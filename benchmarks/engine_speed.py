@@ -9,8 +9,8 @@ included, setup excluded), games per second (setup included), mean decisions and
 
 A second table gives the cost of one ``observation(seat)`` call, the referee's own work before each
 ``act``: "warm" on the state being played, asked for every seat to move before each decision as the
-referee does (parts unchanged since the previous call are kept), "cold" on a fresh clone of the same
-position (nothing kept). Per-call wall times (``time.perf_counter_ns``, about 0.04 us of it the
+referee does (parts unchanged since the previous call are kept), "cold" on a fresh clone of each of
+the same positions (nothing kept), in a replay after the game. Per-call wall times (``time.perf_counter_ns``, about 0.04 us of it the
 clock itself), as median and mean, and the msgpack size of an observation.
 
     python benchmarks/engine_speed.py                 # every game, 20 games per configuration
@@ -87,7 +87,8 @@ class ObservationFigures:
 
 
 def measure_observations(game: Game, config: MatchConfig, count: int, seed: int) -> ObservationFigures:
-    """Play ``count`` seeded random games of ``config``, timing every observation of a seat to move."""
+    """Play ``count`` seeded random games of ``config``, timing every observation of a seat to move:
+    warm while playing (as the referee asks), then cold on a clone of each position of a replay."""
     warm: list[int] = []
     cold: list[int] = []
     sizes: list[int] = []
@@ -95,20 +96,26 @@ def measure_observations(game: Game, config: MatchConfig, count: int, seed: int)
     for index in range(count):
         state = game.start(config, seed + index)
         pick = random.Random(seed * 1_000_003 + index).random
+        decisions: list[tuple[int, int]] = []
         while not state.is_over():
             movers = state.to_move()
             for seat in movers:
                 started = clock()
                 state.observation(seat)
                 warm.append(clock() - started)
-                fresh = state.clone()
-                started = clock()
-                seen = fresh.observation(seat)
-                cold.append(clock() - started)
-                sizes.append(len(msgpack.packb(seen)))
             seat = movers[int(pick() * len(movers))]
             legal = state.legal_actions(seat)
-            state.apply(seat, legal[int(pick() * len(legal))])
+            decisions.append((seat, legal[int(pick() * len(legal))]))
+            state.apply(*decisions[-1])
+        state = game.start(config, seed + index)
+        for seat, action in decisions:
+            for mover in state.to_move():
+                fresh = state.clone()
+                started = clock()
+                seen = fresh.observation(mover)
+                cold.append(clock() - started)
+                sizes.append(len(msgpack.packb(seen)))
+            state.apply(seat, action)
     return ObservationFigures(config, warm, cold, sizes)
 
 
