@@ -239,9 +239,10 @@ class BotGroup:
 
         Only a head start: the launcher joins the group itself before it ``exec``s the bot, which is
         what keeps every bot process inside. The first move into a control group after a quiet
-        spell waits for an RCU grace period (about 10 ms); made from the referee as soon as the
-        launcher exists, that wait overlaps the launcher's own interpreter start-up, and the
-        launcher's join then finds the grace period passed.
+        spell waits for an RCU grace period (some 10 ms; none where the hierarchy is mounted with
+        ``favordynmods``); made from the referee as soon as the launcher exists, that wait
+        overlaps the launcher's own interpreter start-up, and the launcher's join then finds the
+        grace period (nearly) passed.
         """
         try:
             for procs in self.join_files:
