@@ -71,15 +71,15 @@ def comparisons(tables: Sequence[TableResults], seat_base: Mapping[tuple[str, in
     rows = np.concatenate(keys)
     # One integer per row, ordered as the rows are (seats shifted by one so that -1 sorts first):
     # sorting integers is many times faster than sorting rows.
-    radix = rows.max(axis=0) + np.array([1, 1, 2, 2])
-    shifted = rows + np.array([0, 0, 1, 1])
-    codes = ((shifted[:, 0] * radix[1] + shifted[:, 1]) * radix[2] + shifted[:, 2]) * radix[3] + shifted[:, 3]
+    bots = int(rows[:, :2].max()) + 1
+    seats = int(rows[:, 2:].max()) + 2
+    codes = ((rows[:, 0] * bots + rows[:, 1]) * seats + rows[:, 2] + 1) * seats + rows[:, 3] + 1
     unique, inverse = np.unique(codes, return_inverse=True)
     points = np.asarray(np.bincount(inverse, np.concatenate(scores), len(unique)), dtype=np.float64)
-    seat_b = unique % radix[3] - 1
-    seat_a = unique // radix[3] % radix[2] - 1
-    second = unique // (radix[3] * radix[2]) % radix[1]
-    first = unique // (radix[3] * radix[2] * radix[1])
+    seat_b = unique % seats - 1
+    seat_a = unique // seats % seats - 1
+    second = unique // seats**2 % bots
+    first = unique // seats**2 // bots
     return Comparisons(first, second, seat_a, seat_b, points)
 
 

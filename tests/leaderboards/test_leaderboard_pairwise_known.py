@@ -22,6 +22,9 @@ def table(players: int, games: list[tuple[str, list[int], list[int]]]) -> TableR
 
 def rows(tables: list[TableResults], base: dict[tuple[str, int], int]) -> dict[tuple[int, ...], float]:
     data = comparisons(tables, base)
+    assert [column.dtype for column in (data.first, data.second, data.first_seat, data.second_seat)] == [
+        np.dtype(np.intp)] * 4
+    assert data.points.dtype == np.float64
     return {
         (int(a), int(b), int(sa), int(sb)): float(p)
         for a, b, sa, sb, p in zip(data.first, data.second, data.first_seat, data.second_seat, data.points)
