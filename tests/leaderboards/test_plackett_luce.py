@@ -156,7 +156,7 @@ def test_refit_from_a_nearby_fit_matches_a_full_fit() -> None:
     start = model.raw_params(base)
     hessian = model.log_likelihood(start, ones, hessian=True)[2]
     assert hessian is not None
-    matrix = np.linalg.inv(np.eye(model.n_params) / prior**2 - hessian)
+    matrix = np.asarray(np.linalg.inv(np.eye(model.n_params) / prior**2 - hessian), dtype=np.float64)
     rng = np.random.default_rng(9)
     weights = np.bincount(rng.integers(0, model.n_games, model.n_games), minlength=model.n_games)
     quick = model.refit(weights.astype(float), prior, start, matrix, tolerance=1e-9)
