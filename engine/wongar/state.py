@@ -169,7 +169,7 @@ class WongarState(State):
         self._deal_pieces(seed)
         self.log.append(Event(None, {
             "type": "setup", "ancestor_owner": owners[0], "elder_owner": owners[1],
-            "face_up": face_up_names(self.face_up), "pieces": pieces_view(self.pieces),
+            "face_up": face_up_names(self.face_up), "pieces": pieces_view(self.pieces, n),
         }))
 
     def _deal_territory_cards(self, seed: int) -> None:

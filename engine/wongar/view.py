@@ -32,7 +32,6 @@ from typing import TYPE_CHECKING
 
 from engine.core import Wire, WireMap
 from engine.parts import as_is, copy_rows
-from engine.wongar.board import TERRITORIES
 from engine.wongar.cards import KIND_NAMES, RITUAL_CARD_NAMES, TERRITORY_CARD_NAMES
 from engine.wongar.knobs import phase_of
 
@@ -60,11 +59,10 @@ def face_up_names(face_up: list[int]) -> list[Wire]:
     return [TERRITORY_CARD_NAMES[c] if c >= 0 else None for c in face_up]
 
 
-def pieces_view(pieces: list[int]) -> list[Wire]:
+def pieces_view(pieces: list[int], players: int) -> list[Wire]:
     """``[t][s] -> [discs, cubes, cylinders]`` from the state's flat ``pieces``."""
-    cells = _triples(pieces)
-    per_territory = len(cells) // TERRITORIES
-    return [cells[at: at + per_territory] for at in range(0, len(cells), per_territory)]
+    width = 3 * players
+    return [_triples(pieces[at: at + width]) for at in range(0, len(pieces), width)]
 
 
 def hand_view(hand: list[int]) -> dict[str, Wire]:
