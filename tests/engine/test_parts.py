@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from engine.core import Wire
 from engine.parts import Parts, as_is, copy_rows
-from engine.wire import as_list
 from engine.wongar.arrange import set_face_up, set_hand, set_pieces, staged
 from engine.wongar.cards import RitualCard, TerritoryCard
 
@@ -82,6 +81,14 @@ def _pair_sum(pair: tuple[int, int]) -> int:
     return pair[0] + pair[1]
 
 
+def entry(value: Wire, *path: int) -> Wire:
+    """The element of nested lists at ``path``."""
+    for index in path:
+        assert isinstance(value, list)
+        value = value[index]
+    return value
+
+
 def test_wongar_parts_follow_positions_changed_directly() -> None:
     """Staging helpers and direct field changes between observations show at once, in new parts;
     the parts they did not touch stay the same objects."""
@@ -94,8 +101,8 @@ def test_wongar_parts_follow_positions_changed_directly() -> None:
     state.scores[3] = 11
     after = state.observation(0)
     assert after == state.clone().observation(0)
-    assert as_list(as_list(after["pieces"])[state.board.index("Moon")])[2] == [3, 1, 0]
-    assert as_list(after["face_up"])[state.board.index("Emu")] == "Triple"
+    assert entry(after["pieces"], state.board.index("Moon"), 2) == [3, 1, 0]
+    assert entry(after["face_up"], state.board.index("Emu")) == "Triple"
     assert after["hand"] == {"Disc": 0, "Cube": 2, "Cylinder": 0, "Double": 0}
     assert after["scores"] == [0, 0, 0, 11]
     for key in ("pieces", "supply", "face_up", "hand", "scores"):
