@@ -125,3 +125,44 @@ def test_a_tie_of_eight_seats_is_rated_and_of_nine_refused() -> None:
     with pytest.raises(LeaderboardError) as refused:
         PlackettLuceModel(9, [Finish(tuple(range(9)), (1,) * 9)])
     assert str(refused.value) == "a tie among 9 seats is too large to rate"
+
+
+def strict(*strengths: float) -> float:
+    """The log-probability of finishing in the order given (best first)."""
+    e = [math.exp(s) for s in strengths]
+    return sum(math.log(e[j] / sum(e[j:])) for j in range(len(e)))
+
+
+@pytest.mark.parametrize(
+    ("ranks", "orders"),
+    [
+        ((1, 2, 2), [(0, 1, 2), (0, 2, 1)]),  # a tie below the winner
+        ((2, 1, 2), [(1, 0, 2), (1, 2, 0)]),
+        ((1, 1, 2), [(0, 1, 2), (1, 0, 2)]),  # a tie for the win
+        ((3, 1, 1), [(1, 2, 0), (2, 1, 0)]),
+    ],
+)
+def test_a_tie_scores_the_mean_over_its_strict_orders(ranks: tuple[int, ...], orders: list[tuple[int, ...]]) -> None:
+    theta = np.array([0.4, 1.0, -0.7])
+    model = PlackettLuceModel(3, [Finish((0, 1, 2), ranks)])
+    value = model.log_likelihood(theta, np.ones(1))[0]
+    assert value == pytest.approx(sum(strict(*theta[list(o)]) for o in orders) / len(orders), abs=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("finishes", "sizes", "message"),
+    [
+        ([], [], "no games to rate"),
+        ([Finish((0, 1), (1, 2), 0), Finish((0, 1), (1, 2), 1)], [2], "game 1: no seat group 1"),
+        ([Finish((0, 1), (1, 2), 0), Finish((0, 1, 2), (1, 2, 3), 0)], [2],
+         "game 1: its seat group is for another table size"),
+        ([Finish((0, 1, 2), (1, 2, 3), 1), Finish((0, 1, 2), (1, 2, 3), 0)], [3, 2],
+         "game 0: its seat group is for another table size"),
+    ],
+)
+def test_bad_seat_groups_are_refused_with_the_game_number(
+    finishes: list[Finish], sizes: list[int], message: str
+) -> None:
+    with pytest.raises(LeaderboardError) as refused:
+        PlackettLuceModel(3, finishes, sizes)
+    assert str(refused.value) == message
