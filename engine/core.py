@@ -21,10 +21,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TypeAlias
 
-#: A value that msgpack can carry: what observations, events, forms and knobs are made of.
-Wire: TypeAlias = None | bool | int | float | str | bytes | list["Wire"] | dict[str, "Wire"]
-#: An observation or an event: a msgpack-able map.
-WireMap: TypeAlias = dict[str, Wire]
+from engine.wire_types import Wire as Wire, WireMap as WireMap  # re-exported: the engine contract names them
+
 #: A knob's value after validation.
 KnobValue: TypeAlias = bool | int | float | str
 

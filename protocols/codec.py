@@ -16,7 +16,7 @@ from typing import Any
 
 import msgpack
 
-from engine.core import Wire, WireMap
+from engine.wire_types import Wire, WireMap
 from protocols.errors import ProtocolError
 from protocols.messages import (
     CLOCK_KINDS,

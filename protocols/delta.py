@@ -7,7 +7,7 @@ share unchanged entries with them.
 
 from __future__ import annotations
 
-from engine.core import WireMap
+from engine.wire_types import WireMap
 
 _ABSENT = object()
 

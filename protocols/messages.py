@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TypeAlias
 
-from engine.core import Wire, WireMap
+from engine.wire_types import Wire, WireMap
 
 #: The newest protocol version this package speaks; ``hello`` and ``welcome`` carry versions.
 PROTOCOL_VERSION = 2

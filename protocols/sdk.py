@@ -31,7 +31,7 @@ from pathlib import Path
 
 import zmq
 
-from engine.core import WireMap
+from engine.wire_types import WireMap
 from protocols.codec import TRUSTED_LIMITS, decode, encode
 from protocols.delta import merge
 from protocols.errors import ProtocolError
