@@ -9,7 +9,8 @@ machine falls on both alike:
   untrusted ones, in the sandbox, so that each decision also thaws the bot before its ``act`` and
   freezes it after its reply (and its CPU time is read);
 * raw: after each round of those decisions, a bare ROUTER socket sends the next round's ``act``
-  maps (the same observations, legal lists and events, so the same sizes; to every deciding seat at
+  maps (the same observations as sent, as changes since the seat's last act in protocol 2, legal
+  lists and events, so the same sizes; to every deciding seat at
   once in a simultaneous round) with plain ``msgpack.packb`` to bare DEALER echo processes, one
   per seat, which answer with ``action`` maps; timed the same way. Each run has its own raw
   exchanges, interleaved with it.
@@ -38,8 +39,9 @@ from arena.manifest import BotSpec, resolve_bot
 from arena.record import DecisionRecord
 from arena.referee import run_match
 from arena.sandbox.selftest import sandbox_problem
-from engine.core import State
+from engine.core import State, WireMap
 from engine.registry import games, get_game
+from protocols.delta import changes
 
 ECHO = """
 import sys, msgpack, zmq
@@ -70,6 +72,7 @@ class RawPingPong:
         self.echoes = [subprocess.Popen([sys.executable, "-c", ECHO, endpoint]) for _ in range(players)]
         self.identities = [self.router.recv_multipart()[0] for _ in self.echoes]
         self.since = [0] * players
+        self.seen: list[WireMap | None] = [None] * players
         self.pending: set[int] = set()
         self.times: list[float] = []
 
@@ -79,6 +82,7 @@ class RawPingPong:
         self.pending.discard(decision.seat)
         if state.is_over():
             self.since = [0] * len(self.since)
+            self.seen = [None] * len(self.seen)
             self.pending.clear()
             return
         if self.pending:
@@ -88,11 +92,16 @@ class RawPingPong:
         sent: dict[bytes, float] = {}
         for seat in movers:
             events, self.since[seat] = state.events(seat, self.since[seat])
+            observation = state.observation(seat)
+            changed, gone = changes(self.seen[seat], observation)
+            self.seen[seat] = observation
             payload = {
                 "type": "act", "seq": len(self.times), "seat": seat, "ply": len(self.times),
-                "observation": state.observation(seat), "legal": state.legal_actions(seat),
+                "observation": changed, "legal": state.legal_actions(seat),
                 "events": list(events), "clock": {"move_ms": 1000, "bank_ms": 0, "increment_ms": 0},
             }
+            if gone:
+                payload["gone"] = gone
             self.router.send_multipart([self.identities[seat], msgpack.packb(payload)])
             sent[self.identities[seat]] = time.monotonic()
         while sent:
