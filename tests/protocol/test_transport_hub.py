@@ -228,14 +228,15 @@ def test_forget_unbinds_a_private_endpoint_and_removes_its_folder(
     with Hub() as hub:
         peer, other = hub.expect("x"), hub.expect("y")
         folder = hub.private_folder(peer)
-        connect(hub, context, peer)
+        socket = connect(hub, context, peer)
         act(hub, peer)
         hub.forget(peer)
         assert peer.lost and peer.awaiting is None and not peer.connected
         assert hub.private_folder(peer) is None and folder is not None and not os.path.exists(folder)
         assert hub.private_folder(other) is not None
-        connect(hub, context, other)  # the others' endpoints stay bound
+        other_socket = connect(hub, context, other)  # the others' endpoints stay bound
         hub.forget(peer)  # twice: nothing more happens
+        assert other.connected and isinstance(decode(socket.recv()), Act) and not other_socket.poll(0)
 
 
 def test_a_forgotten_peer_is_a_stranger_and_its_token_may_be_expected_again(
@@ -718,7 +719,6 @@ def test_a_frame_on_a_lost_peers_descriptor_under_a_new_identity(
         hub._check_reused_fd(b"new", peer.fd)
         assert peer.lost and "x lost: a new connection took over its descriptor" in messages(caplog)
         socket.send(encode(Pong(1)))
-        del other
 
 
 def test_send_to_a_vanished_connection_is_peer_gone(context: zmq.Context[zmq.Socket[bytes]]) -> None:
@@ -786,7 +786,6 @@ def test_ping_gives_up_after_its_timeout_or_on_a_gone_peer(context: zmq.Context[
         socket.send(encode(Pong(seq + 5)))
         socket.send(encode(Action(seq, 0)))
         assert hub.ping(peer, 0.05) is None and peer.dropped == 2
-        del socket
 
 
 # --- remote peers: replacement and keepalive ------------------------------------------------------
@@ -807,8 +806,10 @@ def test_a_listening_hub_keeps_private_ipc_for_local_peers(
     assert remote.remote and remote.endpoint == listening.listening and listening.private_folder(remote) is None
     assert local.endpoint.startswith("ipc://") and listening.private_folder(local) is not None
     assert listening._socket.getsockopt(zmq.TCP_KEEPALIVE) == 1
-    connect(listening, context, remote)
-    connect(listening, context, local)
+    remote_socket = connect(listening, context, remote)
+    local_socket = connect(listening, context, local)
+    assert remote.connections == local.connections == 1
+    assert not remote_socket.poll(0) and not local_socket.poll(0)
 
 
 def test_a_new_hello_with_a_remote_token_replaces_the_connection(
@@ -847,7 +848,6 @@ def test_a_lost_remote_peer_reconnects_without_a_bye_to_the_old_connection(
     new = connect(listening, context, peer)
     assert peer.connected and peer.connections == 2
     assert not old.poll(20)
-    del new
 
 
 @pytest.fixture()
@@ -1005,13 +1005,13 @@ def test_curve_with_listen_encrypts_the_tcp_endpoint_only(context: zmq.Context[z
     with Hub(curve=keys, listen="tcp://127.0.0.1:*") as hub:
         remote, local = hub.expect("r", remote=True), hub.expect("l")
         assert hub.server_key(remote) == keys.public and hub.server_key(local) is None
-        connect(hub, context, local)  # private ipc: no CURVE
+        local_socket = connect(hub, context, local)  # private ipc: no CURVE
         plain = dealer(context, remote.endpoint)
         plain.send(hello(remote.token))
         secure = dealer(context, remote.endpoint, keys.public)
         secure.send(hello(remote.token))
         assert answer(hub, secure) == Welcome(PROTOCOL_VERSION, "arena")
-        assert not plain.poll(20) and hub.refused == 0
+        assert not plain.poll(20) and hub.refused == 0 and local.connected and not local_socket.poll(0)
 
 
 def test_messages_round_trip_unchanged(context: zmq.Context[zmq.Socket[bytes]]) -> None:
