@@ -19,7 +19,7 @@ from rich.console import Console
 
 from lb_boards import league, pair
 from leaderboards.errors import LeaderboardError
-from leaderboards.model import Leaderboard, Standing
+from leaderboards.model import Flag, Leaderboard, Standing
 from leaderboards.publish import publish
 from leaderboards.render_html import render_html
 from leaderboards.render_json import leaderboard_data, render_json
@@ -170,10 +170,10 @@ PAIR_TABLE = r"""                            Leaderboard
 
 LONG_NAME_TABLE = r"""                                       Leaderboard
 
- rank  bot                           Elo      −/+ 95%  games  score  place    LOS  faults
- ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
-    1  A-bot-name-thirty-letter…  1520.5  −40.2/+40.2      3  66.7%   1.33  70.0%       0
-    2  Two                        1479.5  −39.5/+40.5      3  33.3%   1.67      —       0
+ rank  bot                          Elo      −/+ 95%  games  score  pl
+ ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
+    1  A-bot-name-thirty-lette…  1520.5  −40.2/+40.2      3  66.7%   1
+    2  Two                       1479.5  −39.5/+40.5      3  33.3%   1
 
                       3 games; Arena Elo (Plackett–Luce), mean 1500
 """
@@ -319,10 +319,17 @@ def test_table_of_a_plain_pair_reads_exactly() -> None:
     assert table_text(pair(), 100) == PAIR_TABLE
 
 
-def test_table_keeps_a_long_name_to_24_characters() -> None:
+def test_table_keeps_a_long_name_to_24_characters_on_a_narrow_console() -> None:
     plain = pair()
     long = dataclasses.replace(plain.standings[0], bot="A-bot-name-thirty-letters-long")
-    assert table_text(with_standings(plain, long, plain.standings[1]), 90) == LONG_NAME_TABLE
+    assert table_text(with_standings(plain, long, plain.standings[1]), 70) == LONG_NAME_TABLE
+
+
+def test_table_caption_lists_every_bot_with_a_flag() -> None:
+    plain = pair()
+    few = [dataclasses.replace(s, flags=(Flag.FEW_GAMES,)) for s in plain.standings]
+    lines = table_text(with_standings(plain, *few), 100).splitlines()
+    assert lines[-1].strip() == "few-games: One, Two"
 
 
 def test_table_of_no_standings_keeps_its_header() -> None:
@@ -362,6 +369,7 @@ def spanning(low: float, high: float) -> Leaderboard:
     ("low", "high", "labels"),
     [
         (1500.0, 1510.0, [str(v) for v in range(1500, 1511)]),  # span 10: ticks of 1
+        (1500.0, 1520.0, [str(v) for v in range(1500, 1521, 2)]),  # span 20: ticks of 2, not 5
         (1500.0, 1510.5, [str(v) for v in range(1500, 1513, 2)]),  # just over 10: ticks of 2, to 1512
         (1500.0, 1520.5, [str(v) for v in range(1500, 1526, 5)]),  # over 20: ticks of 5 (2 × 2.5)
         (1500.0, 1550.5, [str(v) for v in range(1500, 1561, 10)]),  # over 50: ticks of 10
@@ -446,15 +454,17 @@ def test_publish_refusal_gives_the_reason(tmp_path: Path) -> None:
 
 
 def test_published_files_are_utf8_under_an_ascii_locale(tmp_path: Path) -> None:
-    """Names and signs outside ASCII (−, –, ∞) are written as UTF-8 whatever the locale says."""
+    """Names and signs outside ASCII (−, –, ∞) are written as UTF-8 whatever the locale says: the
+    files published under an ASCII locale are those published here, byte for byte."""
+    here = publish(league(), tmp_path / "here")
     script = (
         "import sys; from pathlib import Path; sys.path.insert(0, sys.argv[1]);"
         "from lb_boards import league; from leaderboards.publish import publish;"
         "publish(league(), Path(sys.argv[2]))"
     )
     env = {**os.environ, "LC_ALL": "C", "LANG": "C", "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0"}
-    subprocess.run([sys.executable, "-c", script, str(Path(__file__).parent), str(tmp_path)],
+    subprocess.run([sys.executable, "-c", script, str(Path(__file__).parent), str(tmp_path / "ascii")],
                    env=env, check=True, capture_output=True, timeout=60)
-    assert (tmp_path / "index.html").read_bytes() == render_html(league()).encode("utf-8")
-    assert (tmp_path / "leaderboard.md").read_bytes() == render_markdown(league()).encode("utf-8")
-    assert (tmp_path / "leaderboard.json").read_bytes() == render_json(league()).encode("utf-8")
+    assert here.html.read_bytes() == render_html(league()).encode("utf-8")
+    for name in ("index.html", "leaderboard.md", "leaderboard.json"):
+        assert (tmp_path / "ascii" / name).read_bytes() == (tmp_path / "here" / name).read_bytes()
