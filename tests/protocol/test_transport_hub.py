@@ -237,6 +237,11 @@ def test_forget_unbinds_a_private_endpoint_and_removes_its_folder(
         other_socket = connect(hub, context, other)  # the others' endpoints stay bound
         hub.forget(peer)  # twice: nothing more happens
         assert other.connected and isinstance(decode(socket.recv()), Act) and not other_socket.poll(0)
+        socket.send(hello(peer.token))  # its endpoint is gone, and its connection with it
+        seq = act(hub, other)
+        other_socket.send(encode(Action(seq, 0)))
+        assert next_returned(hub).message == Action(seq, 0)
+        assert hub.receive(0.02) is None and hub.refused == 0 and not socket.poll(0)
 
 
 def test_a_forgotten_peer_is_a_stranger_and_its_token_may_be_expected_again(
@@ -380,10 +385,11 @@ def test_refusals_are_logged_one_by_one_then_summed_up(
                 socket.send(hello("wrong"))
         assert pump(hub, lambda: hub.refused == 2 * STRANGER_STRIKES) == []
         assert hub.refused_hellos == ["unknown token from bot 'bot'"] * 2
-        refusals = [r.getMessage() for r in caplog.records if r.getMessage() == "refused a hello"]
-        assert len(refusals) == 2
+        why = "refused a hello: unknown token from bot 'bot'"
         summary = "refusing more frames from unknown senders; counting them in Hub.refused"
-        assert [r.getMessage() for r in caplog.records].count(summary) == 1
+        assert [r.getMessage() for r in caplog.records] == [
+            why, "refused a hello", why, "refused a hello", why, summary, why, why, why
+        ]
         assert [decode(s.recv()) for s in sockets for _ in range(STRANGER_STRIKES)] == [
             Error("unknown token from bot 'bot'")
         ] * (2 * STRANGER_STRIKES)
@@ -750,42 +756,46 @@ def test_wait_connected_returns_the_missing_and_drops_what_else_comes(
         start = time.monotonic()
         assert hub.wait_connected([first, second], 0.1) == [second]
         assert 0.1 <= time.monotonic() - start < 1
-        assert first.dropped == 1 and "while waiting for handshakes" in messages(caplog)
+        assert first.dropped == 1 and f"a: dropped {Pong(seq)!r} while waiting for handshakes" in messages(caplog)
         late = dealer(context, second.endpoint)
         late.send(hello(second.token))
         assert hub.wait_connected([first, second], 3) == []
         assert hub.wait_connected([first], 0) == []
 
 
-def test_ping_measures_the_round_trip(context: zmq.Context[zmq.Socket[bytes]], caplog: pytest.LogCaptureFixture) -> None:
-    with Hub() as hub, caplog.at_level(logging.INFO, LOGGER):
-        peer, other = hub.expect("x"), hub.expect("y")
+def test_ping_measures_the_round_trip(context: zmq.Context[zmq.Socket[bytes]]) -> None:
+    with Hub() as hub:
+        peer = hub.expect("x")
         socket = connect(hub, context, peer)
-        noisy = connect(hub, context, other)
         seq = hub.next_seq() + 1  # the seq the ping will carry
-        act_seq = act(hub, other)
-        seq += 1
-        noisy.send(encode(Action(act_seq, 0)))
         socket.send(encode(Pong(seq)))  # taken off the socket only once the ping is sent
         start = time.monotonic()
         rtt = hub.ping(peer, 3)
         assert rtt is not None and 0 < rtt <= time.monotonic() - start
-        assert "while waiting for pong" in messages(caplog) or other.dropped == 0
-        assert decode(socket.recv()) == Ping(seq)
+        assert decode(socket.recv()) == Ping(seq) and peer.awaiting is None and peer.dropped == 0
 
 
-def test_ping_gives_up_after_its_timeout_or_on_a_gone_peer(context: zmq.Context[zmq.Socket[bytes]]) -> None:
-    with Hub() as hub:
-        peer = hub.expect("x")
+def test_ping_drops_what_else_comes_and_gives_up_after_its_timeout(
+    context: zmq.Context[zmq.Socket[bytes]], caplog: pytest.LogCaptureFixture
+) -> None:
+    with Hub() as hub, caplog.at_level(logging.INFO, LOGGER):
+        peer, other = hub.expect("x"), hub.expect("y")
         assert hub.ping(peer, 1) is None  # not connected
         socket = connect(hub, context, peer)
+        noisy = connect(hub, context, other)
+        act_seq = act(hub, other)
+        seq = hub.next_seq() + 1
+        noisy.send(encode(Action(act_seq, 0)))  # an answer, but from another peer
+        noisy.send(encode(Pong(seq)))  # the pong, but from another peer: dropped unread
+        socket.send(encode(Action(seq, 0)))  # the ping's seq, but not a pong
         start = time.monotonic()
-        assert hub.ping(peer, 0.05) is None
-        assert 0.05 <= time.monotonic() - start < 1
-        seq = hub._seq
-        socket.send(encode(Pong(seq + 5)))
-        socket.send(encode(Action(seq, 0)))
-        assert hub.ping(peer, 0.05) is None and peer.dropped == 2
+        assert hub.ping(peer, 0.1) is None
+        assert 0.1 <= time.monotonic() - start < 1
+        assert peer.dropped == 1 and other.dropped == 2
+        assert [r.getMessage() for r in caplog.records].count(
+            f"x: dropped {Action(seq, 0)!r} while waiting for pong"
+        ) == 1
+        assert f"y: dropped {Action(act_seq, 0)!r} while waiting for pong" in messages(caplog)
 
 
 # --- remote peers: replacement and keepalive ------------------------------------------------------
@@ -813,9 +823,14 @@ def test_a_listening_hub_keeps_private_ipc_for_local_peers(
 
 
 def test_a_new_hello_with_a_remote_token_replaces_the_connection(
-    listening: Hub, context: zmq.Context[zmq.Socket[bytes]], caplog: pytest.LogCaptureFixture
+    listening: Hub, context: zmq.Context[zmq.Socket[bytes]], caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setattr(transport, "IGNORED_KEPT", 1)
     with caplog.at_level(logging.INFO, LOGGER):
+        stranger = dealer(context, listening.listening or "")
+        stranger.send_multipart([b"a", b"b"])  # remembered first, so forgotten first
+        assert pump(listening, lambda: listening.refused == 1) == []
         peer = listening.expect("r", remote=True)
         old = connect(listening, context, peer)
         old_identity, old_fd = peer.identity, peer.fd
@@ -832,7 +847,7 @@ def test_a_new_hello_with_a_remote_token_replaces_the_connection(
         assert decode(old.recv()) == Bye("replaced by a new connection with this token")
         old.send(encode(Action(seq, 1)))  # the old connection is now an ignored stranger
         old.send(hello(peer.token))
-        assert pump(listening, lambda: listening.refused == 2) == []
+        assert pump(listening, lambda: listening.refused == 3) == []
         assert peer.identity != old_identity and not old.poll(20)
         seq = act(listening, peer)
         new.send(encode(Action(seq, 1)))
@@ -943,6 +958,36 @@ def test_junk_while_a_ping_is_outstanding_is_dropped(
         assert "(while a keepalive ping was outstanding)" in messages(caplog)
 
 
+def padded_pong(seq: int, size: int) -> bytes:
+    """A ``pong`` with an unknown field padding it to exactly ``size`` bytes."""
+    for pad in range(size):
+        frame: bytes = msgpack.packb({"type": "pong", "seq": seq, "pad": "p" * pad})
+        if len(frame) == size:
+            return frame
+    raise AssertionError(size)
+
+
+@pytest.mark.parametrize(("size", "answers"), [(HELLO_LIMIT, True), (HELLO_LIMIT + 1, False)])
+def test_a_pong_answers_a_keepalive_ping_up_to_the_hello_limit(
+    listening: Hub, context: zmq.Context[zmq.Socket[bytes]], monkeypatch: pytest.MonkeyPatch,
+    size: int, answers: bool
+) -> None:
+    monkeypatch.setattr(transport, "PING_EVERY", 0.05)
+    peer = listening.expect("r", remote=True)
+    socket = connect(listening, context, peer)
+    assert pump(listening, lambda: bool(socket.poll(0))) == []
+    ping = decode(socket.recv())
+    assert isinstance(ping, Ping)
+    monkeypatch.setattr(transport, "PING_EVERY", 30.0)
+    socket.send(padded_pong(ping.seq, size))
+    if answers:
+        assert pump(listening, lambda: peer.pinged is None) == []
+        assert peer.dropped == 0
+    else:
+        assert pump(listening, lambda: peer.dropped == 1) == []
+        assert peer.pinged == ping.seq
+
+
 def test_a_big_or_foreign_frame_does_not_answer_a_keepalive_ping(
     listening: Hub, context: zmq.Context[zmq.Socket[bytes]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -979,6 +1024,11 @@ def test_an_answer_to_a_request_during_a_keepalive_ping_is_returned(
     assert next_returned(listening).message == Action(seq, 1)
     assert pump(listening, lambda: peer.pinged is None) == []
     assert peer.dropped == 0
+    seq = act(listening, peer)
+    peer.pinged = ping.seq  # as if another ping were outstanding
+    socket.send(b"\xc1")  # may answer either: it goes to the request
+    incoming = next_returned(listening)
+    assert incoming.error is not None and peer.awaiting is None and peer.pinged == ping.seq
 
 
 # --- CURVE ------------------------------------------------------------------------------------
@@ -1023,3 +1073,40 @@ def test_messages_round_trip_unchanged(context: zmq.Context[zmq.Socket[bytes]]) 
             hub.send(peer, message)
             sent.append(decode(socket.recv()))
     assert sent == [Bye("a"), Ping(3)]
+
+
+def test_the_log_says_what_was_bound_sent_received_and_refused(
+    context: zmq.Context[zmq.Socket[bytes]], caplog: pytest.LogCaptureFixture
+) -> None:
+    with caplog.at_level(logging.DEBUG, LOGGER), Hub() as hub:
+        peer = hub.expect("x")
+        socket = connect(hub, context, peer)
+        hub.send(peer, Ping(7))
+        socket.send(encode(Pong(7)))
+        assert next_returned(hub).message == Pong(7)
+        hub.send(peer, Ping(8))
+        socket.send(b"\xc1")
+        assert next_returned(hub).error is not None
+        stranger = dealer(context, hub.endpoint)
+        stranger.send(hello("wrong"))
+        assert answer(hub, stranger) == Error("unknown token from bot 'bot'")
+        lines = [record.getMessage() for record in caplog.records]
+    assert lines[0] == f"hub bound at {hub.endpoint}"
+    assert "x connected as 'bot' '1'" in lines
+    assert "→ x Ping(seq=7)" in lines and "← x Pong(seq=7)" in lines
+    assert "← x malformed: byte 0xc1 at offset 0 is not allowed" in lines
+    assert "refused a hello: unknown token from bot 'bot'" in lines
+
+
+def test_a_welcome_that_cannot_be_sent_is_logged(
+    context: zmq.Context[zmq.Socket[bytes]], caplog: pytest.LogCaptureFixture
+) -> None:
+    with Hub() as hub, caplog.at_level(logging.WARNING, LOGGER):
+        peer = hub.expect("x")
+        socket = dealer(context, hub.endpoint)
+        socket.send(hello(peer.token))
+        time.sleep(0.05)
+        socket.close()  # gone before its hello is read
+        time.sleep(0.05)
+        assert pump(hub, lambda: peer.connections == 1) == []
+        assert "could not send Welcome: " in messages(caplog)
