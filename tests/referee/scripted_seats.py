@@ -26,10 +26,11 @@ from protocols.transport import Hub
 
 @dataclass(frozen=True)
 class Reconnect:
-    """A step: close the connection, wait ``after`` seconds, then connect anew and say hello with
-    the same token."""
+    """A step: close the connection (or leave it open and unread, with ``close=False``), wait
+    ``after`` seconds, then connect anew and say hello with the same token."""
 
     after: float = 0.0
+    close: bool = True
 
 
 @dataclass(frozen=True)
@@ -89,6 +90,7 @@ class ScriptedBot:
         if self.stop.wait(self.join_after):
             return
         socket = self.connect()
+        left: list[zmq.Socket[bytes]] = []  # connections left open by a reconnection
         try:
             while not self.stop.is_set():
                 if not socket.poll(50):
@@ -110,7 +112,10 @@ class ScriptedBot:
                         if isinstance(step, float):
                             time.sleep(step)
                         elif isinstance(step, Reconnect):
-                            socket.close()
+                            if step.close:
+                                socket.close()
+                            else:
+                                left.append(socket)
                             time.sleep(step.after)
                             socket = self.connect()
                         elif isinstance(step, HangUp):
@@ -120,7 +125,8 @@ class ScriptedBot:
                         else:
                             socket.send(encode(step))
         finally:
-            socket.close()
+            for each in [socket, *left]:
+                each.close()
 
 
 @dataclass

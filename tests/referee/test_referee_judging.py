@@ -21,6 +21,8 @@ from protocols.messages import Act, Action, ClockMs, Error, Pong
 from protocols.transport import Hub
 
 SEED = 21
+#: A referee that waits where it should not fails the test soon (each takes a second at most).
+pytestmark = pytest.mark.timeout(30)
 
 Table = Callable[..., tuple[MatchRecord, list[ScriptedBot]]]
 

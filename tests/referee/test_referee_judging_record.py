@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 import zmq
 from referee_helpers import BOTS
-from scripted_seats import ANSWER, PONG, SEED, Seat, ScriptedBot, Step, Table, at, table_on_hub
+from scripted_seats import ANSWER, PONG, SEED, Seat, Step, Table, at, table_on_hub
 
 from arena import __version__
 from arena.clock import ClockRule, TimeControl
@@ -26,10 +26,12 @@ from arena.record import FaultKind
 from arena.referee import FaultPolicy, RefereeError, final_ranks, play_match, run_match
 from engine.core import Game, replay
 from engine.registry import games
-from protocols.codec import DEFAULT_LIMITS
-from protocols.messages import Act, Action, Pong
+from protocols.codec import DEFAULT_LIMITS, TRUSTED_LIMITS, decode, encode
+from protocols.messages import Act, Action, Hello, Ping, Pong, Welcome
 from protocols.transport import CurveKeys, Hub
 
+#: A referee that waits where it should not fails the test soon (each takes a few seconds at most).
+pytestmark = pytest.mark.timeout(30)
 #: A raw-wire bot that answers at once (``botprograms/paced.py``), run outside the sandbox.
 PACED = BotSpec("paced", (sys.executable, str(BOTS / "paced.py")), trusted=True)
 
@@ -85,21 +87,35 @@ def test_each_record_counts_only_its_own_drops_and_refusals(
         sent.append(1)
 
     sent: list[int] = []
-    # A bot on the hub that is not seated, whose pong comes back during the match.
-    extra = hub.expect("extra", remote=True)
-    watcher = ScriptedBot(hub.listening or "", extra.token)
-    assert hub.wait_connected([extra], 10) == []
-    assert hub.ping(extra, 0.0) is None
+    # Two bots on the hub that are not seated, whose frames answering a ping (seven in all, none
+    # of them a pong) come in during the match.
+    extras = [hub.expect(f"extra{n}") for n in range(2)]
+    sockets = []
+    for peer in extras:
+        socket = zmq.Context.instance().socket(zmq.DEALER)
+        socket.setsockopt(zmq.LINGER, 0)
+        socket.connect(peer.endpoint)
+        socket.send(encode(Hello(1, peer.label, "1", peer.token)))
+        sockets.append(socket)
+    assert hub.wait_connected(extras, 10) == []
+    for peer, socket, count in zip(extras, sockets, (4, 3)):
+        assert hub.ping(peer, 0.0) is None
+        assert isinstance(decode(socket.recv(), TRUSTED_LIMITS), Welcome)
+        ping = decode(socket.recv(), TRUSTED_LIMITS)
+        assert isinstance(ping, Ping)
+        for _ in range(count):
+            socket.send(encode(Action(ping.seq, 0)))
     try:
         with caplog.at_level("INFO", logger="arena.referee"):
             second = table.play(game, TimeControl(1.0), match_id="m-2", on_decision=stranger_speaks)
     finally:
-        stranger.close()
-        watcher.stop.set()
+        for each in [stranger, *sockets]:
+            each.close()
     assert second.detail["dropped"] == [0, 0, 0] and second.detail["refused"] == 1
     assert second.faults == ()
-    assert any(re.fullmatch(r"m-2 dropped Pong\(seq=\d+\) from extra \(nothing asked\)", m)
-               for m in referee_log(caplog))
+    others = [m for m in referee_log(caplog)
+              if re.fullmatch(r"m-2 dropped Action\(seq=\d+, action=0, .*\) from extra[01] \(nothing asked\)", m)]
+    assert len(others) == 5  # of seven
     # The same bots played both: each was sent one start and one end per match.
     for seat in range(3):
         bot = table.bots[seat]
@@ -111,7 +127,7 @@ def test_the_end_carries_every_event_not_yet_sent_and_the_result(game: Game, tab
     def illegal(act: Act, before: int) -> list[Step]:
         return [Action(act.seq, max(act.legal) + 1)]
 
-    record = table.play(game, TimeControl(1.0), [Seat(illegal)], strikes=1)
+    record = table.play(game, TimeControl(1.0, grace=0.75), [Seat(illegal)], strikes=1)
     config = game.configure(3)
     state = replay(game, config, SEED, [(d.seat, d.action) for d in record.decisions])
     result = state.result()
@@ -119,6 +135,7 @@ def test_the_end_carries_every_event_not_yet_sent_and_the_result(game: Game, tab
     for seat in range(3):
         bot = table.bots[seat]
         (end,) = bot.ends
+        assert bot.starts[0].grace_ms == 750
         assert (end.match, end.seat, end.scores, end.ranks, end.forfeited) == \
             ("m-1", seat, result.scores, record.ranks, (0,))
         sent = [event for act in bot.acts for event in act.events] + end.events
@@ -128,7 +145,7 @@ def test_the_end_carries_every_event_not_yet_sent_and_the_result(game: Game, tab
     assert 0 < record.duration < 30
     assert record.detail["match"] == "m-1" and record.detail["clock"] == "wall"
     assert record.detail["referee"] == f"arena {__version__}"
-    assert record.detail["result"] == result.detail and record.detail["time_control"] == "1s~50ms"
+    assert record.detail["result"] == result.detail and record.detail["time_control"] == "1s~750ms"
 
 
 def test_a_match_without_an_id_gets_a_fresh_random_one(game: Game, table: Table) -> None:
@@ -165,7 +182,9 @@ def test_matches_that_cannot_be_played_are_refused(game: Game, table: Table) -> 
 def test_run_match_starts_the_bots_plays_and_keeps_their_logs(game: Game, tmp_path: Path) -> None:
     record = run_match(game, game.configure(3), SEED, [PACED] * 3, TimeControl(1.0),
                        log_dir=tmp_path, endpoint="tcp://127.0.0.1:*")
-    assert record.faults == () and record.bots == ("paced",) * 3
+    assert record.faults == () and record.bots == ("paced",) * 3 and record.seed == SEED
+    moves = [(d.seat, d.action) for d in record.decisions]
+    assert replay(game, game.configure(3), SEED, moves).result().scores == record.scores
     assert re.fullmatch(r"[0-9a-f]{16}", record.detail["match"]) and record.detail["clock"] == "wall"
     logs = sorted(tmp_path.glob("paced-*.log"))
     assert len(logs) == 3

@@ -23,18 +23,28 @@ from arena.record import Fault, FaultKind, MatchRecord
 from engine.core import Game
 from engine.registry import games
 from protocols.codec import encode
-from protocols.messages import Hello
+from protocols.messages import Action, Hello
 
-#: A bot that exits 0.3 s after it is welcomed.
-QUITTER = BotSpec("quitter", (sys.executable, "-c", (
+#: A referee that waits where it should not fails the test soon (each takes a few seconds at most).
+pytestmark = pytest.mark.timeout(30)
+#: The start of a raw-wire bot: connected, hello sent.
+GREETS = (
     "import os, time, msgpack, zmq\n"
     "s = zmq.Context().socket(zmq.DEALER)\n"
+    "s.setsockopt(zmq.LINGER, 0)\n"
     "s.connect(os.environ['ARENA_ENDPOINT'])\n"
-    "s.send(msgpack.packb({'type': 'hello', 'protocol': 1, 'name': 'quitter', 'version': '0',"
+    "s.send(msgpack.packb({'type': 'hello', 'protocol': 1, 'name': 'raw', 'version': '0',"
     " 'token': os.environ['ARENA_TOKEN']}))\n"
-    "s.recv()\n"
-    "time.sleep(0.3)\n"
-    "os._exit(0)\n")), trusted=True)
+)
+#: A bot that exits 0.3 s after it is welcomed.
+QUITTER = BotSpec("quitter", (sys.executable, "-c", GREETS + "s.recv()\ntime.sleep(0.3)\nos._exit(0)\n"),
+                  trusted=True)
+#: A bot that closes its connection at its first act, and keeps running.
+HANGS_UP = BotSpec("hangs-up", (sys.executable, "-c", GREETS + (
+    "while msgpack.unpackb(s.recv())['type'] != 'act':\n"
+    "    pass\n"
+    "s.close()\n"
+    "time.sleep(60)\n")), trusted=True)
 
 
 @pytest.fixture(scope="module")
@@ -47,6 +57,10 @@ def game() -> Game:
 def table() -> Iterator[Table]:
     with table_on_hub() as seated:
         yield seated
+
+
+def referee_log(caplog: pytest.LogCaptureFixture) -> list[str]:
+    return [r.getMessage() for r in caplog.records if r.name == "arena.referee"]
 
 
 def own(record: MatchRecord, seat: int) -> list[int]:
@@ -107,8 +121,35 @@ def test_a_remote_seat_that_drops_while_deciding_is_asked_again_once_back(
     assert len(back.acts[3].events) < len(back.acts[0].events + back.acts[1].events + back.acts[2].events)
     decision = record.decisions[4]
     assert decision.seat == 1 and not decision.fallback and 0.2 <= decision.elapsed < 1.0
-    messages = [r.getMessage() for r in caplog.records if r.name == "arena.referee"]
-    assert messages.count("m-1 seat 1: connection lost; waiting for it to reconnect") == 1
+    assert referee_log(caplog).count("m-1 seat 1: connection lost; waiting for it to reconnect") == 1
+
+
+def test_a_remote_seat_that_reconnects_while_deciding_is_asked_again_on_the_new_connection(
+    game: Game, table: Table, caplog: pytest.LogCaptureFixture
+) -> None:
+    # The old connection stays open: the hub learns of the new one before any loss.
+    seats = [Seat(), Seat(at({1: [Reconnect(close=False)]})), Seat()]
+    with caplog.at_level("INFO", logger="arena.referee"):
+        record = table.play(game, TimeControl(1.0, grace=0.0), seats, rejoin_grace=0.05)
+    assert record.faults == ()
+    back = table.bots[1]
+    assert len(back.starts) == 2 and [a.ply for a in back.acts[:3]] == [0, 3, 3]
+    assert back.acts[2].events == back.acts[0].events + back.acts[1].events
+    assert not any("connection lost" in m for m in referee_log(caplog))
+
+
+def test_a_reply_after_its_deadline_while_another_seat_still_decides_is_dropped(
+    game: Game, table: Table, caplog: pytest.LogCaptureFixture
+) -> None:
+    seats = [Seat(at({0: [0.7, ANSWER]})), Seat(at({0: [HangUp()]})), Seat()]
+    with caplog.at_level("INFO", logger="arena.referee"):
+        record = table.play(game, TimeControl(0.55, grace=0.0), seats, rejoin_grace=0.9)
+    assert record.faults == (Fault(0, FaultKind.TIMEOUT, 0, "no reply within 550 ms"),
+                             Fault(1, FaultKind.CRASH, 1, "connection lost, not back within 0.9 s"))
+    assert record.detail["dropped"] == [1, 0, 0]
+    late = Action(table.bots[0].acts[0].seq, table.bots[0].acts[0].legal[0])
+    assert f"m-1 dropped {late!r} from seat0 (nothing asked)" in referee_log(caplog)
+    assert 0.55 <= record.decisions[0].elapsed < 0.7 and 0.9 <= record.decisions[1].elapsed < 2
 
 
 def test_a_remote_seat_that_drops_while_deciding_and_stays_away_crashes(
@@ -152,6 +193,16 @@ def test_a_local_bot_process_that_exits_is_a_crash_with_its_exit_status(
     fourth = own(record, 0)[3]
     assert record.faults == (Fault(0, FaultKind.CRASH, fourth, "process exited with status 3"),)
     assert record.forfeited == (0,) and record.decisions[fourth].elapsed < 0.6
+
+
+def test_a_local_bot_whose_connection_closes_while_its_process_runs_has_lost_its_connection(
+    game: Game, table: Table, tmp_path: Path
+) -> None:
+    handle = BotHandle.launch(HANGS_UP, table.hub, tmp_path)
+    record = table.play(game, TimeControl(5.0), [Seat(handle=handle), Seat(), Seat()])
+    assert record.faults == (Fault(0, FaultKind.CRASH, 0, "connection lost"),)
+    assert record.decisions[0].elapsed < 0.6
+    assert handle.process is not None and handle.process.alive()
 
 
 def test_seats_unusable_at_the_start_are_forfeited_before_the_first_act(
