@@ -119,8 +119,9 @@ def next_returned(hub: Hub, timeout: float = 3.0) -> Incoming:
             return incoming
 
 
-def messages(caplog: pytest.LogCaptureFixture) -> str:
-    return "\n".join(record.getMessage() for record in caplog.records)
+def messages(caplog: pytest.LogCaptureFixture) -> list[str]:
+    """The lines logged so far, whole."""
+    return [record.getMessage() for record in caplog.records]
 
 
 # --- keys, binding, closing --------------------------------------------------------------------
@@ -342,7 +343,7 @@ def test_a_stranger_is_ignored_after_its_last_strike(
         assert pump(hub, lambda: hub.refused == STRANGER_STRIKES + 1) == []
         assert not peer.connected and not socket.poll(20)
         text = messages(caplog)
-        assert "unknown sender sent a malformed frame: " in text
+        assert "unknown sender sent a malformed frame: byte 0xc1 at offset 0 is not allowed" in text
         assert "unknown sender: 3 frames in one message" in text
         other = dealer(context, hub.endpoint)  # another connection is not ignored
         other.send(hello(peer.token))
@@ -514,7 +515,8 @@ def test_an_answer_is_returned_once_and_what_follows_is_dropped(
         assert peer.awaiting is None
         assert pump(hub, lambda: peer.dropped == 2) == []
         assert hub.dropped == 2 and peer.wrong_seq is None
-        assert "x: dropped a frame of" in messages(caplog) and "(nothing asked)" in messages(caplog)
+        assert f"x: dropped a frame of {len(encode(Action(99, 1)))} bytes (nothing asked)" in messages(caplog)
+        assert "x: dropped a frame (nothing asked)" in messages(caplog)
 
 
 def test_frames_carrying_another_seq_or_none_are_dropped_unread(
@@ -530,7 +532,7 @@ def test_frames_carrying_another_seq_or_none_are_dropped_unread(
         incoming = next_returned(hub)
         assert incoming.message == Action(seq, 5)
         assert peer.dropped == hub.dropped == 2 and peer.wrong_seq == seq
-        assert f"(not seq {seq})" in messages(caplog)
+        assert f"x: dropped a frame of {len(encode(Action(seq + 1, 0)))} bytes (not seq {seq})" in messages(caplog)
         later = act(hub, peer)
         socket.send(encode(Action(later + 7, 0)))
         socket.send(encode(Action(later, 1)))
@@ -553,7 +555,8 @@ def test_at_most_four_frames_are_decoded_per_request(
         assert [i.message for i in returned] == [Pong(seq)] * DECODES_PER_REQUEST
         assert pump(hub, lambda: peer.dropped == 2) == []
         assert peer.awaiting == seq and peer.decodes_left == 0
-        assert "(beyond the frames decoded per request)" in messages(caplog)
+        size = len(encode(Pong(seq)))
+        assert f"x: dropped a frame of {size} bytes (beyond the frames decoded per request)" in messages(caplog)
         again = act(hub, peer)  # a new request, a new allowance
         socket.send(encode(Action(again, 0)))
         assert next_returned(hub).message == Action(again, 0)
@@ -955,7 +958,7 @@ def test_junk_while_a_ping_is_outstanding_is_dropped(
         socket.send(encode(Pong(ping.seq)))  # beyond the allowance
         assert pump(listening, lambda: peer.dropped == DECODES_PER_REQUEST + 1) == []
         assert peer.pinged == ping.seq and peer.ping_decodes == 0
-        assert "(while a keepalive ping was outstanding)" in messages(caplog)
+        assert "r: dropped a frame (while a keepalive ping was outstanding)" in messages(caplog)
 
 
 def padded_pong(seq: int, size: int) -> bytes:
@@ -1109,4 +1112,44 @@ def test_a_welcome_that_cannot_be_sent_is_logged(
         socket.close()  # gone before its hello is read
         time.sleep(0.05)
         assert pump(hub, lambda: peer.connections == 1) == []
-        assert "could not send Welcome: " in messages(caplog)
+        assert any(line.startswith("could not send Welcome: ") for line in messages(caplog))
+
+
+def test_without_curve_in_libzmq_no_keys_are_made(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(zmq, "has", lambda feature: feature != "curve")
+    with pytest.raises(ProtocolError) as raised:
+        CurveKeys.generate()
+    assert str(raised.value) == "this libzmq was built without CURVE support"
+
+
+def test_a_pong_with_more_items_than_a_hello_may_have_does_not_answer_a_keepalive_ping(
+    listening: Hub, context: zmq.Context[zmq.Socket[bytes]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(transport, "PING_EVERY", 0.05)
+    peer = listening.expect("r", remote=True)
+    socket = connect(listening, context, peer)
+    assert pump(listening, lambda: bool(socket.poll(0))) == []
+    ping = decode(socket.recv())
+    assert isinstance(ping, Ping)
+    monkeypatch.setattr(transport, "PING_EVERY", 30.0)
+    crowded = {"type": "pong", "seq": ping.seq, **{f"k{i}": i for i in range(20)}}  # 22 > 16 items
+    socket.send(msgpack.packb(crowded))
+    assert pump(listening, lambda: peer.dropped == 1) == []
+    assert peer.pinged == ping.seq
+
+
+def test_a_second_pong_to_a_keepalive_ping_is_dropped(
+    listening: Hub, context: zmq.Context[zmq.Socket[bytes]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(transport, "PING_EVERY", 0.05)
+    peer = listening.expect("r", remote=True)
+    socket = connect(listening, context, peer)
+    assert pump(listening, lambda: bool(socket.poll(0))) == []
+    ping = decode(socket.recv())
+    assert ping == Ping(1)  # the hub's first seq
+    monkeypatch.setattr(transport, "PING_EVERY", 30.0)
+    socket.send(encode(Pong(1)))
+    socket.send(encode(Pong(1)))
+    time.sleep(0.02)  # both wait on the socket: taken off together
+    assert pump(listening, lambda: peer.dropped == 1) == []
+    assert peer.pinged is None and listening.receive(0.01) is None and peer.dropped == 1
