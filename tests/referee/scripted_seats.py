@@ -19,7 +19,9 @@ from arena.manifest import BotSpec
 from arena.record import MatchRecord
 from arena.referee import FaultPolicy, play_match
 from engine.core import Game
+from engine.wire_types import WireMap
 from protocols.codec import TRUSTED_LIMITS, decode, encode
+from protocols.delta import merge
 from protocols.messages import Act, Action, Bye, End, Hello, Message, Ping, Pong, Start
 from protocols.transport import Hub
 
@@ -59,17 +61,20 @@ def prompt(act: Act, _: int) -> list[Step]:
 @dataclass
 class ScriptedBot:
     """A bot in a thread on a DEALER socket connected to ``endpoint``, ``join_after`` seconds from
-    now: answers each ``act`` as its script says and keeps every ``start``, ``act``, ``end`` and
-    ``bye`` it receives; ``connections``: how many times it has said hello."""
+    now, saying hello with ``protocol``: answers each ``act`` as its script says and keeps every
+    ``start``, ``act``, ``end`` and ``bye`` it receives, and each act's whole observation (rebuilt
+    from the changes it carries in protocol 2); ``connections``: how many times it has said hello."""
 
     endpoint: str
     token: str
     script: Script = prompt
     join_after: float = 0.0
+    protocol: int = 1
     starts: list[Start] = field(default_factory=list)
     acts: list[Act] = field(default_factory=list)
     ends: list[End] = field(default_factory=list)
     byes: list[Bye] = field(default_factory=list)
+    observations: list[WireMap] = field(default_factory=list)
     connections: int = 0
 
     def __post_init__(self) -> None:
@@ -82,7 +87,7 @@ class ScriptedBot:
         socket: zmq.Socket[bytes] = zmq.Context.instance().socket(zmq.DEALER)
         socket.setsockopt(zmq.LINGER, 0)
         socket.connect(self.endpoint)
-        socket.send(encode(Hello(1, "scripted", "1", self.token)))
+        socket.send(encode(Hello(self.protocol, "scripted", "1", self.token)))
         self.connections += 1
         return socket
 
@@ -90,6 +95,7 @@ class ScriptedBot:
         if self.stop.wait(self.join_after):
             return
         socket = self.connect()
+        seen: WireMap | None = None  # the last act's whole observation since the last start
         left: list[zmq.Socket[bytes]] = []  # connections left open by a reconnection
         try:
             while not self.stop.is_set():
@@ -98,6 +104,7 @@ class ScriptedBot:
                 message = decode(socket.recv(), TRUSTED_LIMITS)
                 if isinstance(message, Start):
                     self.starts.append(message)
+                    seen = None
                 elif isinstance(message, End):
                     self.ends.append(message)
                 elif isinstance(message, Ping):
@@ -108,6 +115,9 @@ class ScriptedBot:
                 elif isinstance(message, Act):
                     before = len(self.acts)
                     self.acts.append(message)
+                    seen = message.observation if seen is None else merge(seen, message.observation,
+                                                                          message.gone)
+                    self.observations.append(seen)
                     for step in self.script(message, before):
                         if isinstance(step, float):
                             time.sleep(step)
@@ -133,12 +143,13 @@ class ScriptedBot:
 class Seat:
     """One seat of a table: a scripted bot, local (its own ``ipc://`` endpoint) or remote
     (``tcp://``, may reconnect), connecting ``join_after`` seconds after the match is set up, or
-    never (``None``); or a handle the test made (``handle``)."""
+    never (``None``), speaking ``protocol``; or a handle the test made (``handle``)."""
 
     script: Script = prompt
     remote: bool = True
     join_after: float | None = 0.0
     handle: BotHandle | None = None
+    protocol: int = 1
 
 
 def at(steps: dict[int, list[Step | str]]) -> Script:
@@ -177,7 +188,8 @@ class Table:
             if seat.join_after is not None:
                 endpoint = self.hub.listening if seat.remote else peer.endpoint
                 assert endpoint is not None
-                self.bots[number] = ScriptedBot(endpoint, peer.token, seat.script, seat.join_after)
+                self.bots[number] = ScriptedBot(endpoint, peer.token, seat.script, seat.join_after,
+                                                seat.protocol)
         now = [h.peer for h, s in zip(handles, seats) if s.handle is None and s.join_after == 0.0]
         assert self.hub.wait_connected(now, 10) == []
         self.handles = handles

@@ -11,6 +11,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import msgpack
 import pytest
 import zmq
 from referee_helpers import misbehaving
@@ -150,6 +151,32 @@ def test_a_reply_after_its_deadline_while_another_seat_still_decides_is_dropped(
     late = Action(table.bots[0].acts[0].seq, table.bots[0].acts[0].legal[0])
     assert f"m-1 dropped {late!r} from seat0 (nothing asked)" in referee_log(caplog)
     assert 0.55 <= record.decisions[0].elapsed < 0.7 and 0.9 <= record.decisions[1].elapsed < 2
+
+
+def test_a_protocol_2_seat_is_sent_what_changed_and_the_whole_observation_after_each_start(
+    game: Game, table: Table
+) -> None:
+    seats = [Seat(), Seat(at({1: [Reconnect(close=False)]}), protocol=2), Seat(protocol=2)]
+    record = table.play(game, TimeControl(1.0), seats)
+    assert record.faults == ()
+    # Each act's observation, as the seat would see it: the state's before that ply's decisions.
+    state = game.start(game.configure(3), SEED)
+    whole: dict[tuple[int, int], object] = {}
+    for ply, decision in enumerate([*record.decisions, None]):
+        for seat in range(3):
+            whole[seat, ply] = msgpack.unpackb(msgpack.packb(state.observation(seat)))
+        if decision is not None:
+            state.apply(decision.seat, decision.action)
+    for seat, bot in table.bots.items():
+        assert [whole[seat, a.ply] for a in bot.acts] == bot.observations
+    first, back = table.bots[0], table.bots[1]
+    assert all(a.observation == o and a.gone == () for a, o in zip(first.acts, first.observations))
+    # Protocol 2: whole in the first act after each start, else only the entries that changed.
+    assert [len(a.observation) == len(o) for a, o in zip(back.acts[:4], back.observations)] == \
+        [True, False, True, False]
+    assert back.acts[2].ply == back.acts[1].ply and len(back.starts) == 2
+    assert all(len(a.observation) < len(o) for a, o in zip(back.acts[3:], back.observations[3:]))
+    assert table.bots[2].acts[1].observation != table.bots[2].observations[1]
 
 
 def test_a_remote_seat_that_drops_while_deciding_and_stays_away_crashes(
