@@ -179,6 +179,17 @@ def test_a_protocol_2_seat_is_sent_what_changed_and_the_whole_observation_after_
     assert table.bots[2].acts[1].observation != table.bots[2].observations[1]
 
 
+def test_a_seat_back_after_its_limit_is_late_not_gone(game: Game, table: Table) -> None:
+    seats = [Seat(), Seat(at({1: [Reconnect(after=1.05)]})), Seat()]
+    record = table.play(game, TimeControl(0.55, grace=0.0), seats, rejoin_grace=1.5)
+    ((seat, kind, ply, detail),) = [(f.seat, f.kind, f.ply, f.detail) for f in record.faults]
+    assert (seat, kind, ply) == (1, FaultKind.TIMEOUT, 4) and record.forfeited == ()
+    late = record.decisions[4]
+    assert late.fallback and 1.05 <= late.elapsed < 1.5
+    assert detail == f"reply after {late.elapsed * 1000:.0f} ms (limit 550 ms)"
+    assert len(table.bots[1].starts) == 2
+
+
 def test_a_remote_seat_that_drops_while_deciding_and_stays_away_crashes(
     game: Game, table: Table
 ) -> None:
