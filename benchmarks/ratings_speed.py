@@ -13,6 +13,7 @@ import argparse
 import time
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 from leaderboards.bootstrap import bootstrap_thetas
 from leaderboards.build import build_leaderboard, deal_block
@@ -70,16 +71,16 @@ def main() -> None:
     timed("compile games", started)
 
     prior = RatingSettings().prior_sd / ELO_PER_THETA
-    started = time.perf_counter()
-    fit = model.fit(prior_sd=prior)
-    fit_time = timed(f"Plackett–Luce fit ({fit.iterations} Newton steps)", started)
-
     blocks = {deal_block(r): 0 for r in records}
     block_of = {key: i for i, key in enumerate(blocks)}
     block_ids = np.array([block_of[deal_block(r)] for r in records], dtype=np.intp)
-    started = time.perf_counter()
-    samples = bootstrap_thetas(model, fit, block_ids, prior, args.samples, seed=0)
-    boot_time = timed(f"bootstrap, {len(block_of)} blocks", started)
+    with threadpool_limits(limits=1, user_api="blas"):  # as build_leaderboard runs them
+        started = time.perf_counter()
+        fit = model.fit(prior_sd=prior)
+        fit_time = timed(f"Plackett–Luce fit ({fit.iterations} Newton steps)", started)
+        started = time.perf_counter()
+        samples = bootstrap_thetas(model, fit, block_ids, prior, args.samples, seed=0)
+        boot_time = timed(f"bootstrap, {len(block_of)} blocks", started)
     print(f"{'  per replicate':<44} {1000 * boot_time / args.samples:8.1f} ms")
     print(f"{'  bootstrap / fit':<44} {boot_time / fit_time:8.1f} x")
     rng = np.random.default_rng(0)  # the draws of the first replicates, fitted from scratch
