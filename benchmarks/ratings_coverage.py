@@ -60,7 +60,10 @@ def main() -> None:
             started = time.perf_counter()
             board = build_leaderboard(records, settings=RatingSettings(bootstrap_samples=samples, seed=number))
             seconds[samples] += time.perf_counter() - started
-            hits[samples] += sum(s.ci_low <= truth[s.bot] <= s.ci_high for s in board.standings)
+            hits[samples] += sum(
+                (s.ci_low is None or s.ci_low <= truth[s.bot]) and (s.ci_high is None or truth[s.bot] <= s.ci_high)
+                for s in board.standings
+            )  # an end only the prior bounds (None) is unbounded
     print(f"{args.tournaments} tournaments of {args.bots} bots, {args.deals} deals x 4 rotations each")
     for samples in args.samples:
         share = hits[samples] / total
