@@ -220,6 +220,8 @@ def test_a_local_seat_gone_between_decisions_crashes_when_it_is_next_asked(
     assert record.faults == (Fault(0, FaultKind.CRASH, 3, "seat0 is not connected"),)
     assert record.decisions[3].elapsed == 0.0 and record.decisions[3].fallback
     assert not record.decisions[0].fallback
+    # The seats after it in the same round are still asked.
+    assert not any(d.fallback for d in record.decisions if d.seat != 0)
 
 
 def test_a_local_bot_process_that_exits_is_a_crash_with_its_exit_status(
