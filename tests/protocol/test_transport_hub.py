@@ -86,7 +86,13 @@ def pump(hub: Hub, done: Callable[[], bool], timeout: float = 3.0) -> list[Incom
 def answer(hub: Hub, socket: zmq.Socket[bytes], timeout: float = 3.0) -> object:
     """Pump the hub (which must return nothing) until ``socket`` has a frame; that frame decoded."""
     assert pump(hub, lambda: bool(socket.poll(0)), timeout) == []
-    return decode(socket.recv())
+    return decode(received(socket))
+
+
+def received(socket: zmq.Socket[bytes]) -> bytes:
+    """The next frame at ``socket``, failing the test (not hanging) if none comes within 3 s."""
+    assert socket.poll(3000), "nothing came"
+    return socket.recv()
 
 
 def hello(token: str, name: str = "bot", version: str = "1", protocol: int = PROTOCOL_VERSION) -> bytes:
@@ -237,7 +243,7 @@ def test_forget_unbinds_a_private_endpoint_and_removes_its_folder(
         assert hub.private_folder(other) is not None
         other_socket = connect(hub, context, other)  # the others' endpoints stay bound
         hub.forget(peer)  # twice: nothing more happens
-        assert other.connected and isinstance(decode(socket.recv()), Act) and not other_socket.poll(0)
+        assert other.connected and isinstance(decode(received(socket)), Act) and not other_socket.poll(0)
         socket.send(hello(peer.token))  # its endpoint is gone, and its connection with it
         seq = act(hub, other)
         other_socket.send(encode(Action(seq, 0)))
@@ -391,7 +397,7 @@ def test_refusals_are_logged_one_by_one_then_summed_up(
         assert [r.getMessage() for r in caplog.records] == [
             why, "refused a hello", why, "refused a hello", why, summary, why, why, why
         ]
-        assert [decode(s.recv()) for s in sockets for _ in range(STRANGER_STRIKES)] == [
+        assert [decode(received(s)) for s in sockets for _ in range(STRANGER_STRIKES)] == [
             Error("unknown token from bot 'bot'")
         ] * (2 * STRANGER_STRIKES)
 
@@ -583,7 +589,7 @@ def test_a_ping_is_answered_by_a_pong_only(context: zmq.Context[zmq.Socket[bytes
         seq = hub.next_seq()
         hub.send(peer, Ping(seq))
         assert peer.awaiting == seq and peer.answer is Pong and peer.decodes_left == DECODES_PER_REQUEST
-        assert decode(socket.recv()) == Ping(seq)
+        assert decode(received(socket)) == Ping(seq)
         socket.send(encode(Action(seq, 1)))
         socket.send(encode(Pong(seq)))
         assert next_returned(hub).message == Action(seq, 1) and peer.awaiting == seq
@@ -595,7 +601,7 @@ def test_other_messages_do_not_start_a_request(context: zmq.Context[zmq.Socket[b
         peer = hub.expect("x")
         socket = connect(hub, context, peer)
         hub.send(peer, Bye("x"))
-        assert decode(socket.recv()) == Bye("x") and peer.awaiting is None
+        assert decode(received(socket)) == Bye("x") and peer.awaiting is None
         socket.send(encode(Pong(hub._seq)))
         assert pump(hub, lambda: peer.dropped == 1) == []
 
@@ -775,7 +781,7 @@ def test_ping_measures_the_round_trip(context: zmq.Context[zmq.Socket[bytes]]) -
         start = time.monotonic()
         rtt = hub.ping(peer, 3)
         assert rtt is not None and 0 < rtt <= time.monotonic() - start
-        assert decode(socket.recv()) == Ping(seq) and peer.awaiting is None and peer.dropped == 0
+        assert decode(received(socket)) == Ping(seq) and peer.awaiting is None and peer.dropped == 0
 
 
 def test_ping_drops_what_else_comes_and_gives_up_after_its_timeout(
@@ -846,8 +852,8 @@ def test_a_new_hello_with_a_remote_token_replaces_the_connection(
         assert peer.awaiting is None and peer.pinged is None and peer.missed == 0
         assert peer.fd is not None and peer.fd != old_fd and old_fd not in listening._peers_by_fd
         assert "r reconnected; the new connection replaces the old" in messages(caplog)
-        assert decode(old.recv()) == Act(seq, 0, 0, {}, (1, 2), [], ClockMs(100, 0, 0))
-        assert decode(old.recv()) == Bye("replaced by a new connection with this token")
+        assert decode(received(old)) == Act(seq, 0, 0, {}, (1, 2), [], ClockMs(100, 0, 0))
+        assert decode(received(old)) == Bye("replaced by a new connection with this token")
         old.send(encode(Action(seq, 1)))  # the old connection is now an ignored stranger
         old.send(hello(peer.token))
         assert pump(listening, lambda: listening.refused == 3) == []
@@ -883,7 +889,7 @@ def test_an_idle_remote_peer_is_pinged_and_its_pong_taken_by_the_hub(
     local_socket = connect(listening, context, local)
     connected = time.monotonic()
     assert pump(listening, lambda: bool(socket.poll(0))) == []
-    ping = decode(socket.recv())
+    ping = decode(received(socket))
     assert peer.pinged_at - peer.connected_at >= fast_pings and peer.heard_at == peer.connected_at
     assert isinstance(ping, Ping) and peer.pinged == ping.seq and peer.ping_decodes == DECODES_PER_REQUEST
     peer.missed = 1
@@ -908,7 +914,7 @@ def test_a_silent_remote_peer_is_lost_after_missing_its_pings(
         assert peer.missed == PINGS_MISSED and f"r lost: {PINGS_MISSED} pings unanswered" in messages(caplog)
         pings = []
         while socket.poll(0):
-            pings.append(decode(socket.recv()))
+            pings.append(decode(received(socket)))
         assert len(pings) == PINGS_MISSED and all(isinstance(p, Ping) for p in pings)
 
 
@@ -921,7 +927,7 @@ def test_a_receive_wakes_up_to_ping(
     assert listening.receive(1) is None  # returns when a ping is due, with nothing to return
     assert fast_pings * 0.9 <= time.monotonic() - start < 0.5
     assert listening.receive(0) is None
-    assert socket.poll(500) and isinstance(decode(socket.recv()), Ping)
+    assert socket.poll(500) and isinstance(decode(received(socket)), Ping)
 
 
 def test_a_peer_with_a_request_outstanding_is_not_pinged(
@@ -930,7 +936,7 @@ def test_a_peer_with_a_request_outstanding_is_not_pinged(
     peer = listening.expect("r", remote=True)
     socket = connect(listening, context, peer)
     seq = act(listening, peer)
-    assert isinstance(decode(socket.recv()), Act)
+    assert isinstance(decode(received(socket)), Act)
     end = time.monotonic() + 3 * fast_pings
     assert pump(listening, lambda: time.monotonic() > end) == []
     assert not socket.poll(0) and peer.pinged is None
@@ -938,7 +944,7 @@ def test_a_peer_with_a_request_outstanding_is_not_pinged(
     assert next_returned(listening).message == Action(seq, 0)
     assert pump(listening, lambda: bool(socket.poll(0))) == []  # idle again: pinged
     assert peer.pinged_at - peer.heard_at >= fast_pings
-    assert isinstance(decode(socket.recv()), Ping)
+    assert isinstance(decode(received(socket)), Ping)
 
 
 def test_junk_while_a_ping_is_outstanding_is_dropped(
@@ -950,7 +956,7 @@ def test_junk_while_a_ping_is_outstanding_is_dropped(
         peer = listening.expect("r", remote=True)
         socket = connect(listening, context, peer)
         assert pump(listening, lambda: bool(socket.poll(0))) == []
-        ping = decode(socket.recv())
+        ping = decode(received(socket))
         assert isinstance(ping, Ping)
         monkeypatch.setattr(transport, "PING_EVERY", 30.0)
         for _ in range(DECODES_PER_REQUEST):
@@ -979,7 +985,7 @@ def test_a_pong_answers_a_keepalive_ping_up_to_the_hello_limit(
     peer = listening.expect("r", remote=True)
     socket = connect(listening, context, peer)
     assert pump(listening, lambda: bool(socket.poll(0))) == []
-    ping = decode(socket.recv())
+    ping = decode(received(socket))
     assert isinstance(ping, Ping)
     monkeypatch.setattr(transport, "PING_EVERY", 30.0)
     socket.send(padded_pong(ping.seq, size))
@@ -998,7 +1004,7 @@ def test_a_big_or_foreign_frame_does_not_answer_a_keepalive_ping(
     peer = listening.expect("r", remote=True)
     socket = connect(listening, context, peer)
     assert pump(listening, lambda: bool(socket.poll(0))) == []
-    ping = decode(socket.recv())
+    ping = decode(received(socket))
     assert isinstance(ping, Ping)
     monkeypatch.setattr(transport, "PING_EVERY", 30.0)
     big = msgpack.packb({"type": "pong", "seq": ping.seq, "pad": "p" * HELLO_LIMIT})
@@ -1018,7 +1024,7 @@ def test_an_answer_to_a_request_during_a_keepalive_ping_is_returned(
     peer = listening.expect("r", remote=True)
     socket = connect(listening, context, peer)
     assert pump(listening, lambda: bool(socket.poll(0))) == []
-    ping = decode(socket.recv())
+    ping = decode(received(socket))
     assert isinstance(ping, Ping)
     monkeypatch.setattr(transport, "PING_EVERY", 30.0)
     seq = act(listening, peer)
@@ -1074,7 +1080,7 @@ def test_messages_round_trip_unchanged(context: zmq.Context[zmq.Socket[bytes]]) 
         socket = connect(hub, context, peer)
         for message in (Bye("a"), Ping(3)):
             hub.send(peer, message)
-            sent.append(decode(socket.recv()))
+            sent.append(decode(received(socket)))
     assert sent == [Bye("a"), Ping(3)]
 
 
@@ -1129,7 +1135,7 @@ def test_a_pong_with_more_items_than_a_hello_may_have_does_not_answer_a_keepaliv
     peer = listening.expect("r", remote=True)
     socket = connect(listening, context, peer)
     assert pump(listening, lambda: bool(socket.poll(0))) == []
-    ping = decode(socket.recv())
+    ping = decode(received(socket))
     assert isinstance(ping, Ping)
     monkeypatch.setattr(transport, "PING_EVERY", 30.0)
     crowded = {"type": "pong", "seq": ping.seq, **{f"k{i}": i for i in range(20)}}  # 22 > 16 items
@@ -1145,7 +1151,7 @@ def test_a_second_pong_to_a_keepalive_ping_is_dropped(
     peer = listening.expect("r", remote=True)
     socket = connect(listening, context, peer)
     assert pump(listening, lambda: bool(socket.poll(0))) == []
-    ping = decode(socket.recv())
+    ping = decode(received(socket))
     assert ping == Ping(1)  # the hub's first seq
     monkeypatch.setattr(transport, "PING_EVERY", 30.0)
     socket.send(encode(Pong(1)))
