@@ -1159,3 +1159,18 @@ def test_a_second_pong_to_a_keepalive_ping_is_dropped(
     time.sleep(0.02)  # both wait on the socket: taken off together
     assert pump(listening, lambda: peer.dropped == 1) == []
     assert peer.pinged is None and listening.receive(0.01) is None and peer.dropped == 1
+
+
+def test_a_keepalive_ping_that_cannot_be_sent_loses_the_peer(
+    listening: Hub, context: zmq.Context[zmq.Socket[bytes]], fast_pings: float,
+    caplog: pytest.LogCaptureFixture
+) -> None:
+    with caplog.at_level(logging.WARNING, LOGGER):
+        peer = listening.expect("r", remote=True)
+        socket = connect(listening, context, peer)
+        socket.close()
+        time.sleep(2 * fast_pings)  # gone, and a ping due before the hub reads of it
+        assert listening.receive(0.01) is None
+        assert peer.lost and peer.pinged is not None and peer.missed == 0
+        assert any(line.startswith("could not send Ping: ") for line in messages(caplog))
+        assert "r lost: the connection closed" not in messages(caplog)
