@@ -21,16 +21,10 @@ Usage: python benchmarks/referee_overhead.py [GAME] [--matches N]
 from __future__ import annotations
 
 import argparse
-import os
-import shutil
 import statistics
-import subprocess
-import sys
-import tempfile
 import time
 
 import msgpack
-import zmq
 
 from dataclasses import replace
 
@@ -43,34 +37,13 @@ from engine.core import State, WireMap
 from engine.registry import games, get_game
 from protocols.delta import changes
 
-ECHO = """
-import sys, msgpack, zmq
-context = zmq.Context()
-socket = context.socket(zmq.DEALER)
-socket.setsockopt(zmq.LINGER, 0)
-socket.connect(sys.argv[1])
-socket.send(b"ready")
-while True:
-    message = msgpack.unpackb(socket.recv())
-    if message is None:
-        break
-    socket.send(msgpack.packb({"type": "action", "seq": message["seq"], "action": message["legal"][0],
-                               "seat": message["seat"]}))
-"""
+from raw_wire import RawWire
 
-
-class RawPingPong:
-    """A bare ROUTER and one DEALER echo process per seat; :meth:`after` times one exchange."""
+class RawPingPong(RawWire):
+    """The raw wire; :meth:`after` times one exchange."""
 
     def __init__(self, players: int) -> None:
-        self.folder = tempfile.mkdtemp(prefix="arena-bench-")
-        endpoint = f"ipc://{os.path.join(self.folder, 'raw.sock')}"
-        self.context = zmq.Context()
-        self.router = self.context.socket(zmq.ROUTER)
-        self.router.setsockopt(zmq.LINGER, 0)
-        self.router.bind(endpoint)
-        self.echoes = [subprocess.Popen([sys.executable, "-c", ECHO, endpoint]) for _ in range(players)]
-        self.identities = [self.router.recv_multipart()[0] for _ in self.echoes]
+        super().__init__(players)
         self.since = [0] * players
         self.seen: list[WireMap | None] = [None] * players
         self.pending: set[int] = set()
@@ -109,20 +82,6 @@ class RawPingPong:
             identity, reply = self.router.recv_multipart()
             msgpack.unpackb(reply)
             self.times.append(time.monotonic() - sent.pop(identity))
-
-    def close(self) -> None:
-        """Stop the echo processes and remove the socket folder."""
-        for identity in self.identities:
-            self.router.send_multipart([identity, msgpack.packb(None)])
-        for echo in self.echoes:
-            try:
-                echo.wait(5)
-            finally:
-                echo.kill()
-                echo.wait()
-        self.router.close()
-        self.context.term()
-        shutil.rmtree(self.folder, ignore_errors=True)
 
 
 def percentile(values: list[float], q: int) -> float:

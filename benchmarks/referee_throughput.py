@@ -20,10 +20,6 @@ Usage: python benchmarks/referee_throughput.py [--matches N] [--protocol 1|2] [-
 from __future__ import annotations
 
 import argparse
-import os
-import shutil
-import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Iterator
@@ -31,7 +27,6 @@ from dataclasses import replace
 from pathlib import Path
 
 import msgpack
-import zmq
 
 from arena.clock import TimeControl
 from arena.handle import BotHandle, close_all
@@ -45,21 +40,10 @@ from protocols.delta import changes
 from protocols.messages import PROTOCOL_VERSION
 from protocols.transport import Hub
 
-ECHO = """
-import sys, msgpack, zmq
-socket = zmq.Context().socket(zmq.DEALER)
-socket.setsockopt(zmq.LINGER, 0)
-socket.connect(sys.argv[1])
-socket.send(b"ready")
-while True:
-    message = msgpack.unpackb(socket.recv())
-    if message is None:
-        break
-    socket.send(msgpack.packb({"type": "action", "seq": message["seq"], "action": message["legal"][0]}))
-"""
+from raw_wire import RawWire
 
 CLOCK = {"move_ms": 10000, "bank_ms": 0, "increment_ms": 0}
-Round = list[tuple[int, WireMap]]  # (seat, act map) for every seat deciding at once
+Round = list[tuple[int, dict[str, object]]]  # (seat, act map) for every seat deciding at once
 
 
 def act_rounds(game: Game, config: MatchConfig, record: MatchRecord, whole: bool) -> list[Round]:
@@ -94,18 +78,8 @@ def act_rounds(game: Game, config: MatchConfig, record: MatchRecord, whole: bool
     return rounds
 
 
-class RawExchange:
-    """A bare ROUTER and one DEALER echo process per seat; :meth:`play` times a match's acts."""
-
-    def __init__(self, players: int) -> None:
-        self.folder = tempfile.mkdtemp(prefix="arena-bench-")
-        endpoint = f"ipc://{os.path.join(self.folder, 'raw.sock')}"
-        self.context = zmq.Context()
-        self.router = self.context.socket(zmq.ROUTER)
-        self.router.setsockopt(zmq.LINGER, 0)
-        self.router.bind(endpoint)
-        self.echoes = [subprocess.Popen([sys.executable, "-c", ECHO, endpoint]) for _ in range(players)]
-        self.identities = [self.router.recv_multipart()[0] for _ in self.echoes]
+class RawExchange(RawWire):
+    """The raw wire; :meth:`play` times a match's acts."""
 
     def play(self, rounds: list[Round]) -> float:
         """Seconds to exchange every act of ``rounds`` (packing and unpacking included)."""
@@ -120,20 +94,6 @@ class RawExchange:
                 router.poll(5000)
                 msgpack.unpackb(router.recv_multipart()[1])
         return time.perf_counter() - started
-
-    def close(self) -> None:
-        """Stop the echo processes and remove the socket folder."""
-        for identity in self.identities:
-            self.router.send_multipart([identity, msgpack.packb(None)])
-        for echo in self.echoes:
-            try:
-                echo.wait(5)
-            finally:
-                echo.kill()
-                echo.wait()
-        self.router.close()
-        self.context.term()
-        shutil.rmtree(self.folder, ignore_errors=True)
 
 
 def measure(
