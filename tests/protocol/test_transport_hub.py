@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import os
+import shutil
 import stat
 import tempfile
 import time
@@ -630,7 +631,7 @@ def test_several_frames_in_one_message_are_an_error(context: zmq.Context[zmq.Soc
         socket.send_multipart([encode(Action(seq, 1)), b"more"])
         incoming = next_returned(hub)
         assert incoming.message is None and peer.awaiting is None and incoming.arrived > 0
-        assert str(incoming.error) == "expected one frame per message, got 2"
+        assert incoming.peer is peer and str(incoming.error) == "expected one frame per message, got 2"
 
 
 def test_a_second_hello_is_dropped_and_the_request_stays_open(
@@ -1174,3 +1175,40 @@ def test_a_keepalive_ping_that_cannot_be_sent_loses_the_peer(
         assert peer.lost and peer.pinged is not None and peer.missed == 0
         assert any(line.startswith("could not send Ping: ") for line in messages(caplog))
         assert "r lost: the connection closed" not in messages(caplog)
+
+
+def test_close_and_forget_do_not_mind_folders_removed_already() -> None:
+    hub = Hub()
+    peer = hub.expect("x")
+    folder = hub.private_folder(peer)
+    assert folder is not None
+    shutil.rmtree(folder)
+    hub.forget(peer)
+    assert hub.private_folder(peer) is None
+    shutil.rmtree(os.path.dirname(hub.endpoint[len("ipc://"):]))
+    hub.close()
+
+
+def test_a_hello_with_more_items_than_a_hello_may_have_is_refused_unanswered(
+    context: zmq.Context[zmq.Socket[bytes]], caplog: pytest.LogCaptureFixture
+) -> None:
+    with Hub() as hub, caplog.at_level(logging.WARNING, LOGGER):
+        peer = hub.expect("x")
+        fields = {"type": "hello", "protocol": PROTOCOL_VERSION, "name": "b", "version": "1", "token": peer.token}
+        socket = dealer(context, hub.endpoint)
+        socket.send(msgpack.packb({**fields, **{f"k{i}": i for i in range(20)}}))  # 25 > 16 items
+        assert pump(hub, lambda: hub.refused == 1) == []
+        assert "unknown sender sent a malformed frame: container of 25 items exceeds the limit of 16" in messages(caplog)
+        assert not peer.connected and not socket.poll(20)
+
+
+def test_messages_other_than_hello_are_strikes_too(context: zmq.Context[zmq.Socket[bytes]]) -> None:
+    with Hub() as hub:
+        peer = hub.expect("x")
+        socket = dealer(context, hub.endpoint)
+        for _ in range(STRANGER_STRIKES):
+            socket.send(encode(Pong(1)))
+        assert pump(hub, lambda: hub.refused == STRANGER_STRIKES) == []
+        socket.send(hello(peer.token))
+        assert pump(hub, lambda: hub.refused == STRANGER_STRIKES + 1) == []
+        assert not peer.connected and not socket.poll(20)
