@@ -1212,3 +1212,15 @@ def test_messages_other_than_hello_are_strikes_too(context: zmq.Context[zmq.Sock
         socket.send(hello(peer.token))
         assert pump(hub, lambda: hub.refused == STRANGER_STRIKES + 1) == []
         assert not peer.connected and not socket.poll(20)
+
+
+def test_refused_hellos_are_strikes_too(context: zmq.Context[zmq.Socket[bytes]]) -> None:
+    with Hub() as hub:
+        peer = hub.expect("x")
+        socket = dealer(context, hub.endpoint)
+        for _ in range(STRANGER_STRIKES):
+            socket.send(hello("wrong"))
+            assert answer(hub, socket) == Error("unknown token from bot 'bot'")
+        socket.send(hello(peer.token))
+        assert pump(hub, lambda: hub.refused == STRANGER_STRIKES + 1) == []
+        assert not peer.connected and not socket.poll(20)
