@@ -98,6 +98,17 @@ def test_waiting_is_not_charged_until_the_elapsed_time_cap(game: Game, table: Pa
     assert [line.split()[2] for line in printed if line.startswith("act ")][:3] == ["500"] * 3
 
 
+def test_the_wall_clock_charges_sandboxed_bots_their_elapsed_time(game: Game, table: PacedTable) -> None:
+    record = table.play(game, TimeControl(0.1, bank=0.5, grace=0.0), {0: "s0.15,r"}, clock=ClockRule("wall"))
+    assert record.detail["clock"] == "wall" and record.faults == ()
+    first = record.decisions[own(record)[0]]
+    assert first.cpu is not None and first.cpu < 0.1 <= first.elapsed - 0.05  # both still recorded
+    printed = table.printed(0)
+    assert printed[2] == "start wall"
+    banks = [int(line.split()[2]) for line in printed if line.startswith("act ")]
+    assert banks[0] == 500 and banks[1] <= 450  # the 0.15 s it waited, less the free move
+
+
 def test_cpu_spent_without_replying_is_a_timeout_as_soon_as_it_is_over(
     game: Game, table: PacedTable
 ) -> None:
@@ -109,7 +120,7 @@ def test_cpu_spent_without_replying_is_a_timeout_as_soon_as_it_is_over(
     assert 0.6 < spent < 0.9
     decision = record.decisions[own(record)[0]]
     assert decision.fallback and decision.cpu is not None and spent - 0.001 <= decision.cpu < 0.95
-    assert decision.elapsed >= decision.cpu + 0.05  # its elapsed time: 0.1 s asleep, then burning
+    assert decision.cpu + 0.05 <= decision.elapsed < 5  # its elapsed time: 0.1 s asleep, then burning
     assert record.forfeited == (0,) and record.detail["dropped"] == [0, 0, 0]
 
 
