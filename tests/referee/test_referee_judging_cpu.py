@@ -99,14 +99,14 @@ def test_waiting_is_not_charged_until_the_elapsed_time_cap(game: Game, table: Pa
 
 
 def test_the_wall_clock_charges_sandboxed_bots_their_elapsed_time(game: Game, table: PacedTable) -> None:
-    record = table.play(game, TimeControl(0.1, bank=0.5, grace=0.0), {0: "s0.15,r"}, clock=ClockRule("wall"))
+    record = table.play(game, TimeControl(0.3, bank=0.5, grace=0.0), {0: "s0.4,r"}, clock=ClockRule("wall"))
     assert record.detail["clock"] == "wall" and record.faults == ()
     first = record.decisions[own(record)[0]]
-    assert first.cpu is not None and first.cpu < 0.1 <= first.elapsed - 0.05  # both still recorded
+    assert first.cpu is not None and first.cpu < 0.1 and first.elapsed >= 0.4  # both recorded
     printed = table.printed(0)
     assert printed[2] == "start wall"
     banks = [int(line.split()[2]) for line in printed if line.startswith("act ")]
-    assert banks[0] == 500 and banks[1] <= 450  # the 0.15 s it waited, less the free move
+    assert banks[0] == 500 and banks[1] <= 400  # the 0.4 s it waited, less the free move
 
 
 def test_cpu_spent_without_replying_is_a_timeout_as_soon_as_it_is_over(

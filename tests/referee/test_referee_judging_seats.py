@@ -89,11 +89,11 @@ def test_a_remote_seat_may_join_late_and_is_sent_start_before_its_first_act(
 def test_a_remote_seat_that_never_joins_crashes_after_the_rejoin_grace_or_its_limit(
     game: Game, table: Table
 ) -> None:
-    record = table.play(game, TimeControl(0.05, grace=0.0), [Seat(join_after=None)], rejoin_grace=0.25)
-    assert record.faults == (Fault(0, FaultKind.CRASH, 0, "connection lost, not back within 0.25 s"),)
+    record = table.play(game, TimeControl(0.3, grace=0.0), [Seat(join_after=None)], rejoin_grace=0.6)
+    assert record.faults == (Fault(0, FaultKind.CRASH, 0, "connection lost, not back within 0.6 s"),)
     assert record.forfeited == (0,) and record.ranks[0] == 3
     missing = record.decisions[0]
-    assert missing.fallback and 0.25 <= missing.elapsed < 1.5
+    assert missing.fallback and 0.6 <= missing.elapsed < 2
     assert all(bot.ends[0].forfeited == (0,) for bot in table.bots.values())
 
 
@@ -194,9 +194,9 @@ def test_a_remote_seat_that_drops_while_deciding_and_stays_away_crashes(
     game: Game, table: Table
 ) -> None:
     seats = [Seat(), Seat(at({1: [HangUp()]})), Seat()]
-    record = table.play(game, TimeControl(0.2, grace=0.0), seats, rejoin_grace=0.4)
-    assert record.faults == (Fault(1, FaultKind.CRASH, 4, "connection lost, not back within 0.4 s"),)
-    assert record.forfeited == (1,) and 0.4 <= record.decisions[4].elapsed < 1.5
+    record = table.play(game, TimeControl(0.3, grace=0.0), seats, rejoin_grace=0.5)
+    assert record.faults == (Fault(1, FaultKind.CRASH, 4, "connection lost, not back within 0.5 s"),)
+    assert record.forfeited == (1,) and 0.5 <= record.decisions[4].elapsed < 2
     assert table.bots[1].ends == [] and len(table.bots[0].ends) == 1
 
 
