@@ -310,9 +310,10 @@ def _serve(
         # Without a give-up time, the receive below waits by itself.
         if wait is not None and not poller.poll(wait):
             return False
-        received = clock_reading(kind)
+        frame = socket.recv()
+        received = clock_reading(kind)  # the act's arrival: the decision's time starts here
         try:
-            message = _receive(socket)
+            message = _decode(frame)
         except BotExit as exc:
             print(f"ignored: {exc}", file=sys.stderr)
             continue
@@ -344,7 +345,10 @@ def _serve(
 
 
 def _receive(socket: zmq.Socket[bytes]) -> Message:
-    frame = socket.recv()
+    return _decode(socket.recv())
+
+
+def _decode(frame: bytes) -> Message:
     try:
         return decode(frame, TRUSTED_LIMITS)
     except ProtocolError as exc:

@@ -1,6 +1,7 @@
-"""An SDK bot that reports, in each decision's ``info``, a digest of the observation ``choose`` got
-and the protocol version it was started with (``--protocol``), so a test can check that every
-version hands a bot the engine's whole observation."""
+"""An SDK bot that reports, in each decision's ``info``, a digest of the observation ``choose`` got,
+the arguments it was started with (``--protocol``) and the milliseconds its clock says the decision
+had used when ``choose`` began, so a test can check that every version hands a bot the engine's
+whole observation, and that the SDK times a decision from the ``act``'s arrival."""
 
 from __future__ import annotations
 
@@ -21,7 +22,9 @@ def digest(observation: WireMap) -> str:
 
 
 def choose(observation: WireMap, legal: tuple[int, ...], clock: Clock) -> Choice:
-    return Choice(_rng.choice(legal), {"digest": digest(observation), "argv": sys.argv[1:]})
+    spent_ms = clock.spent() * 1000  # since the act arrived
+    return Choice(_rng.choice(legal), {"digest": digest(observation), "argv": sys.argv[1:],
+                                       "spent_ms": spent_ms})
 
 
 if __name__ == "__main__":
