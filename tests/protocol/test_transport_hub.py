@@ -1224,3 +1224,11 @@ def test_refused_hellos_are_strikes_too(context: zmq.Context[zmq.Socket[bytes]])
         socket.send(hello(peer.token))
         assert pump(hub, lambda: hub.refused == STRANGER_STRIKES + 1) == []
         assert not peer.connected and not socket.poll(20)
+
+
+def test_a_hub_that_cannot_bind_leaves_no_folder(monkeypatch: pytest.MonkeyPatch, tmp_path: object) -> None:
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    with pytest.raises(ProtocolError):
+        Hub(listen="ipc://not-tcp")
+    assert os.listdir(str(tmp_path)) == []
+
