@@ -52,15 +52,23 @@ def chromium(width: int = 1280, height: int = 900) -> Iterator[webdriver.Chrome]
         shutil.rmtree(profile, ignore_errors=True)
 
 
+#: Schemes of the browser's own pages and inline data: never a request to a server (Chromium's
+#: new-tab page, for one, loads ``chrome-untrusted://new-tab-page/...`` parts as it starts).
+BROWSER_INTERNAL = ("chrome:", "chrome-untrusted:", "chrome-search:", "devtools:", "about:", "data:")
+
+
 def requests_made(driver: webdriver.Chrome) -> list[str]:
-    """The URL of every request the browser sent since the last call."""
+    """The URL of every request the browser sent to a server since the last call (requests of
+    its own internal pages and of inline data are left out)."""
     import json
 
     urls = []
     for entry in driver.get_log("performance"):
         message = json.loads(entry["message"])["message"]
         if message.get("method") == "Network.requestWillBeSent":
-            urls.append(str(message["params"]["request"]["url"]))
+            url = str(message["params"]["request"]["url"])
+            if not url.startswith(BROWSER_INTERNAL):
+                urls.append(url)
     return urls
 
 
