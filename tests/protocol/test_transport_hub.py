@@ -109,6 +109,21 @@ def connect(hub: Hub, context: zmq.Context[zmq.Socket[bytes]], peer: Peer) -> zm
     return socket
 
 
+def pinged_remote_peer(
+    hub: Hub, context: zmq.Context[zmq.Socket[bytes]], monkeypatch: pytest.MonkeyPatch
+) -> tuple[Peer, zmq.Socket[bytes], Ping]:
+    """A remote peer connected to ``hub``, its first keepalive ping received and not yet answered;
+    the next ping is 30 s away."""
+    monkeypatch.setattr(transport, "PING_EVERY", 0.05)
+    peer = hub.expect("r", remote=True)
+    socket = connect(hub, context, peer)
+    assert pump(hub, lambda: bool(socket.poll(0))) == []
+    ping = decode(received(socket))
+    assert isinstance(ping, Ping)
+    monkeypatch.setattr(transport, "PING_EVERY", 30.0)
+    return peer, socket, ping
+
+
 def act(hub: Hub, peer: Peer) -> int:
     """Send ``peer`` an ``act``; its ``seq``."""
     seq = hub.next_seq()
@@ -982,13 +997,7 @@ def test_a_pong_answers_a_keepalive_ping_up_to_the_hello_limit(
     listening: Hub, context: zmq.Context[zmq.Socket[bytes]], monkeypatch: pytest.MonkeyPatch,
     size: int, answers: bool
 ) -> None:
-    monkeypatch.setattr(transport, "PING_EVERY", 0.05)
-    peer = listening.expect("r", remote=True)
-    socket = connect(listening, context, peer)
-    assert pump(listening, lambda: bool(socket.poll(0))) == []
-    ping = decode(received(socket))
-    assert isinstance(ping, Ping)
-    monkeypatch.setattr(transport, "PING_EVERY", 30.0)
+    peer, socket, ping = pinged_remote_peer(listening, context, monkeypatch)
     socket.send(padded_pong(ping.seq, size))
     if answers:
         assert pump(listening, lambda: peer.pinged is None) == []
@@ -1001,13 +1010,7 @@ def test_a_pong_answers_a_keepalive_ping_up_to_the_hello_limit(
 def test_a_big_or_foreign_frame_does_not_answer_a_keepalive_ping(
     listening: Hub, context: zmq.Context[zmq.Socket[bytes]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(transport, "PING_EVERY", 0.05)
-    peer = listening.expect("r", remote=True)
-    socket = connect(listening, context, peer)
-    assert pump(listening, lambda: bool(socket.poll(0))) == []
-    ping = decode(received(socket))
-    assert isinstance(ping, Ping)
-    monkeypatch.setattr(transport, "PING_EVERY", 30.0)
+    peer, socket, ping = pinged_remote_peer(listening, context, monkeypatch)
     big = msgpack.packb({"type": "pong", "seq": ping.seq, "pad": "p" * HELLO_LIMIT})
     socket.send(big)  # too big for a pong, and nothing asked
     socket.send(encode(Pong(ping.seq + 1)))  # another seq
@@ -1021,13 +1024,7 @@ def test_a_big_or_foreign_frame_does_not_answer_a_keepalive_ping(
 def test_an_answer_to_a_request_during_a_keepalive_ping_is_returned(
     listening: Hub, context: zmq.Context[zmq.Socket[bytes]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(transport, "PING_EVERY", 0.05)
-    peer = listening.expect("r", remote=True)
-    socket = connect(listening, context, peer)
-    assert pump(listening, lambda: bool(socket.poll(0))) == []
-    ping = decode(received(socket))
-    assert isinstance(ping, Ping)
-    monkeypatch.setattr(transport, "PING_EVERY", 30.0)
+    peer, socket, ping = pinged_remote_peer(listening, context, monkeypatch)
     seq = act(listening, peer)
     socket.send(encode(Action(seq, 1)))
     socket.send(encode(Pong(ping.seq)))
@@ -1132,13 +1129,7 @@ def test_without_curve_in_libzmq_no_keys_are_made(monkeypatch: pytest.MonkeyPatc
 def test_a_pong_with_more_items_than_a_hello_may_have_does_not_answer_a_keepalive_ping(
     listening: Hub, context: zmq.Context[zmq.Socket[bytes]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(transport, "PING_EVERY", 0.05)
-    peer = listening.expect("r", remote=True)
-    socket = connect(listening, context, peer)
-    assert pump(listening, lambda: bool(socket.poll(0))) == []
-    ping = decode(received(socket))
-    assert isinstance(ping, Ping)
-    monkeypatch.setattr(transport, "PING_EVERY", 30.0)
+    peer, socket, ping = pinged_remote_peer(listening, context, monkeypatch)
     crowded = {"type": "pong", "seq": ping.seq, **{f"k{i}": i for i in range(20)}}  # 22 > 16 items
     socket.send(msgpack.packb(crowded))
     assert pump(listening, lambda: peer.dropped == 1) == []
@@ -1148,13 +1139,8 @@ def test_a_pong_with_more_items_than_a_hello_may_have_does_not_answer_a_keepaliv
 def test_a_second_pong_to_a_keepalive_ping_is_dropped(
     listening: Hub, context: zmq.Context[zmq.Socket[bytes]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(transport, "PING_EVERY", 0.05)
-    peer = listening.expect("r", remote=True)
-    socket = connect(listening, context, peer)
-    assert pump(listening, lambda: bool(socket.poll(0))) == []
-    ping = decode(received(socket))
+    peer, socket, ping = pinged_remote_peer(listening, context, monkeypatch)
     assert ping == Ping(1)  # the hub's first seq
-    monkeypatch.setattr(transport, "PING_EVERY", 30.0)
     socket.send(encode(Pong(1)))
     socket.send(encode(Pong(1)))
     time.sleep(0.02)  # both wait on the socket: taken off together

@@ -4,6 +4,7 @@ its token, or join late."""
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -19,6 +20,7 @@ from arena.manifest import BotSpec
 from arena.record import MatchRecord
 from arena.referee import FaultPolicy, play_match
 from engine.core import Game
+from engine.registry import games
 from engine.wire_types import WireMap
 from protocols.codec import TRUSTED_LIMITS, decode, encode
 from protocols.delta import merge
@@ -224,3 +226,13 @@ def table_on_hub() -> Iterator[Table]:
     for bot in seated.bots.values():
         bot.stop.set()
         bot.thread.join(5)
+
+
+def simultaneous_game() -> Game:
+    """Waroong Wars for three: its first rounds are simultaneous for all seats (plies 0-2, 3-5, ...)."""
+    return next(g for g in games().values() if g.min_players == 3 and g.name == "waroong")
+
+
+def referee_log(records: Sequence[logging.LogRecord]) -> list[str]:
+    """The referee's log messages among ``records`` (``caplog.records``)."""
+    return [r.getMessage() for r in records if r.name == "arena.referee"]

@@ -16,7 +16,9 @@ from pathlib import Path
 import pytest
 import zmq
 from referee_helpers import BOTS
-from scripted_seats import ANSWER, PONG, SEED, Seat, Step, Table, at, table_on_hub
+from scripted_seats import (
+    ANSWER, PONG, SEED, Seat, Step, Table, at, referee_log, simultaneous_game, table_on_hub,
+)
 
 from arena import __version__
 from arena.clock import ClockRule, TimeControl
@@ -25,7 +27,6 @@ from arena.manifest import BotSpec
 from arena.record import FaultKind
 from arena.referee import FaultPolicy, RefereeError, final_ranks, play_match, run_match
 from engine.core import Game, replay
-from engine.registry import games
 from protocols.codec import DEFAULT_LIMITS, TRUSTED_LIMITS, decode, encode
 from protocols.messages import Act, Action, Hello, Ping, Pong, Welcome
 from protocols.transport import CurveKeys, Hub
@@ -38,17 +39,13 @@ PACED = BotSpec("paced", (sys.executable, str(BOTS / "paced.py")), trusted=True)
 
 @pytest.fixture(scope="module")
 def game() -> Game:
-    return next(g for g in games().values() if g.min_players == 3 and g.name == "waroong")
+    return simultaneous_game()
 
 
 @pytest.fixture()
 def table() -> Iterator[Table]:
     with table_on_hub() as seated:
         yield seated
-
-
-def referee_log(caplog: pytest.LogCaptureFixture) -> list[str]:
-    return [r.getMessage() for r in caplog.records if r.name == "arena.referee"]
 
 
 def test_frames_answering_nothing_are_counted_and_the_first_five_logged(
@@ -60,7 +57,7 @@ def test_frames_answering_nothing_are_counted_and_the_first_five_logged(
     assert record.faults == () and record.detail["dropped"] == [6, 0, 0]
     seqs = [act.seq for act in table.bots[0].acts[:2]]
     logged = [f"m-1 dropped {Pong(seq)!r} from seat0 (waiting for seq {seq})" for seq in seqs]
-    dropped = [m for m in referee_log(caplog) if " dropped " in m]
+    dropped = [m for m in referee_log(caplog.records) if " dropped " in m]
     assert dropped == [logged[0]] * 3 + [logged[1]] * 2
 
 
@@ -113,7 +110,7 @@ def test_each_record_counts_only_its_own_drops_and_refusals(
             each.close()
     assert second.detail["dropped"] == [0, 0, 0] and second.detail["refused"] == 1
     assert second.faults == ()
-    others = [m for m in referee_log(caplog)
+    others = [m for m in referee_log(caplog.records)
               if re.fullmatch(r"m-2 dropped Action\(seq=\d+, action=0, .*\) from extra[01] \(nothing asked\)", m)]
     assert len(others) == 5  # of seven
     # The same bots played both: each was sent one start and one end per match.

@@ -15,14 +15,15 @@ import msgpack
 import pytest
 import zmq
 from referee_helpers import misbehaving
-from scripted_seats import ANSWER, SEED, HangUp, Reconnect, Seat, Table, at, table_on_hub
+from scripted_seats import (
+    ANSWER, HangUp, Reconnect, SEED, Seat, Table, at, referee_log, simultaneous_game, table_on_hub,
+)
 
 from arena.clock import TimeControl
 from arena.handle import BotHandle
 from arena.manifest import BotSpec
 from arena.record import Fault, FaultKind, MatchRecord
 from engine.core import Game
-from engine.registry import games
 from protocols.codec import encode
 from protocols.messages import Action, Hello
 
@@ -50,18 +51,13 @@ HANGS_UP = BotSpec("hangs-up", (sys.executable, "-c", GREETS + (
 
 @pytest.fixture(scope="module")
 def game() -> Game:
-    """A game whose first rounds are simultaneous for all three seats (plies 0-2, 3-5, ...)."""
-    return next(g for g in games().values() if g.min_players == 3 and g.name == "waroong")
+    return simultaneous_game()
 
 
 @pytest.fixture()
 def table() -> Iterator[Table]:
     with table_on_hub() as seated:
         yield seated
-
-
-def referee_log(caplog: pytest.LogCaptureFixture) -> list[str]:
-    return [r.getMessage() for r in caplog.records if r.name == "arena.referee"]
 
 
 def own(record: MatchRecord, seat: int) -> list[int]:
@@ -122,7 +118,7 @@ def test_a_remote_seat_that_drops_while_deciding_is_asked_again_once_back(
     assert len(back.acts[3].events) < len(back.acts[0].events + back.acts[1].events + back.acts[2].events)
     decision = record.decisions[4]
     assert decision.seat == 1 and not decision.fallback and 0.2 <= decision.elapsed < 1.0
-    assert referee_log(caplog).count("m-1 seat 1: connection lost; waiting for it to reconnect") == 1
+    assert referee_log(caplog.records).count("m-1 seat 1: connection lost; waiting for it to reconnect") == 1
 
 
 def test_a_remote_seat_that_reconnects_while_deciding_is_asked_again_on_the_new_connection(
@@ -136,7 +132,7 @@ def test_a_remote_seat_that_reconnects_while_deciding_is_asked_again_on_the_new_
     back = table.bots[1]
     assert len(back.starts) == 2 and [a.ply for a in back.acts[:3]] == [0, 3, 3]
     assert back.acts[2].events == back.acts[0].events + back.acts[1].events
-    assert not any("connection lost" in m for m in referee_log(caplog))
+    assert not any("connection lost" in m for m in referee_log(caplog.records))
 
 
 def test_a_reply_after_its_deadline_while_another_seat_still_decides_is_dropped(
@@ -149,7 +145,7 @@ def test_a_reply_after_its_deadline_while_another_seat_still_decides_is_dropped(
                              Fault(1, FaultKind.CRASH, 1, "connection lost, not back within 0.9 s"))
     assert record.detail["dropped"] == [1, 0, 0]
     late = Action(table.bots[0].acts[0].seq, table.bots[0].acts[0].legal[0])
-    assert f"m-1 dropped {late!r} from seat0 (nothing asked)" in referee_log(caplog)
+    assert f"m-1 dropped {late!r} from seat0 (nothing asked)" in referee_log(caplog.records)
     assert 0.55 <= record.decisions[0].elapsed < 0.7 and 0.9 <= record.decisions[1].elapsed < 2
 
 
