@@ -537,8 +537,31 @@ def test_an_answer_is_returned_once_and_what_follows_is_dropped(
         assert peer.awaiting is None
         assert pump(hub, lambda: peer.dropped == 2) == []
         assert hub.dropped == 2 and peer.wrong_seq is None
-        assert f"x: dropped a frame of {len(encode(Action(99, 1)))} bytes (nothing asked)" in messages(caplog)
-        assert "x: dropped a frame (nothing asked)" in messages(caplog)
+        drops = [m for m in messages(caplog) if m.startswith("x: dropped a frame") and m.endswith("(nothing asked)")]
+        assert len(drops) == 2
+        assert drops[0] == f"x: dropped a frame of {len(encode(Action(99, 1)))} bytes (nothing asked)"
+
+
+def test_a_frame_taken_with_the_answer_is_dropped_when_its_turn_comes(
+    context: zmq.Context[zmq.Socket[bytes]], caplog: pytest.LogCaptureFixture
+) -> None:
+    # The frame behind the answer is dropped when it is screened (it came after the answer was
+    # returned) or when it is accepted (it was taken with the answer): the second path needs both at
+    # the hub before it drains, so the wait grows until a busy machine has delivered them.
+    with Hub() as hub, caplog.at_level(logging.INFO, LOGGER):
+        peer = hub.expect("x")
+        socket = connect(hub, context, peer)
+        for attempt in range(1, transport.DROPS_LOGGED + 1):
+            seq = act(hub, peer)
+            socket.send(encode(Action(seq, 2)))
+            socket.send(encode(Action(seq, 3)))
+            time.sleep(0.02 * attempt)
+            assert next_returned(hub).message == Action(seq, 2)
+            assert pump(hub, lambda: peer.dropped == attempt) == []
+            if "x: dropped a frame (nothing asked)" in messages(caplog):
+                break
+        assert messages(caplog)[-1] == "x: dropped a frame (nothing asked)"
+        assert peer.awaiting is None and hub.dropped == peer.dropped
 
 
 def test_frames_carrying_another_seq_or_none_are_dropped_unread(
@@ -941,7 +964,8 @@ def test_a_receive_wakes_up_to_ping(
     socket = connect(listening, context, peer)
     start = time.monotonic()
     assert listening.receive(1) is None  # returns when a ping is due, with nothing to return
-    assert fast_pings * 0.9 <= time.monotonic() - start < 0.5
+    # Due a ping's interval after the hello was heard (a busy machine may take a while to connect).
+    assert fast_pings * 0.9 <= time.monotonic() - peer.heard_at and time.monotonic() - start < 0.5
     assert listening.receive(0) is None
     assert socket.poll(500) and isinstance(decode(received(socket)), Ping)
 

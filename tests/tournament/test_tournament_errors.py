@@ -67,7 +67,9 @@ def test_ctrl_c_while_starting_is_quiet(tmp_path: Path) -> None:
         command.send_signal(signal.SIGINT)
         _, stderr = command.communicate(timeout=30)
         assert "Traceback" not in stderr, stderr
-        assert command.returncode in (0, 130)
+        # 130: stopped by the arena; -SIGINT: the signal came while Python itself was starting or
+        # shutting down (a shell shows both as 130); 0: the command had finished.
+        assert command.returncode in (0, 130, -signal.SIGINT), stderr
 
 
 def test_ctrl_c_after_every_game_is_stored_says_so(tmp_path: Path, reference_db: Path) -> None:
