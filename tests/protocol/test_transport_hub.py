@@ -7,12 +7,15 @@ waits out a timeout it does not assert.
 
 from __future__ import annotations
 
+import gc
 import logging
 import os
 import shutil
 import stat
 import tempfile
+import threading
 import time
+import weakref
 from collections.abc import Callable, Iterator
 
 import msgpack
@@ -287,6 +290,20 @@ def test_a_forgotten_peer_is_a_stranger_and_its_token_may_be_expected_again(
         fresh.send(hello(peer.token))
         assert answer(hub, fresh) == Welcome(PROTOCOL_VERSION, "arena")
         assert again.connected and again.fd is not None and hub._peers_by_fd[again.fd] is again
+
+
+def test_a_forgotten_peer_is_not_kept_by_the_hub(context: zmq.Context[zmq.Socket[bytes]]) -> None:
+    # A league server forgets every bot it has seen: none may stay referenced (or pinged) for ever.
+    with Hub("tcp://127.0.0.1:*") as hub:
+        peers = [hub.expect("r", remote=True), hub.expect("x")]
+        sockets = [connect(hub, context, peer) for peer in peers]
+        kept = [weakref.ref(peer) for peer in peers]
+        for peer in peers:
+            hub.forget(peer)
+        del peer, peers
+        gc.collect()
+        assert [ref() for ref in kept] == [None, None]
+        assert all(not socket.poll(0) for socket in sockets)
 
 
 def test_forgetting_a_peer_that_never_connected_keeps_the_others() -> None:
@@ -564,6 +581,25 @@ def test_a_frame_taken_with_the_answer_is_dropped_when_its_turn_comes(
         assert peer.awaiting is None and hub.dropped == peer.dropped
 
 
+def test_a_receive_waits_on_after_a_frame_it_drops(context: zmq.Context[zmq.Socket[bytes]]) -> None:
+    with Hub() as hub:
+        peer = hub.expect("x")
+        socket = connect(hub, context, peer)
+        seq = act(hub, peer)
+        assert isinstance(decode(received(socket)), Act)
+        socket.send(encode(Action(seq + 1, 0)))  # another seq: dropped, and no reason to return
+
+        def answer_later() -> None:
+            time.sleep(0.2)
+            socket.send(encode(Action(seq, 1)))
+
+        answering = threading.Thread(target=answer_later)
+        answering.start()
+        incoming = hub.receive(3.0)
+        answering.join()
+        assert incoming is not None and incoming.message == Action(seq, 1) and peer.dropped == 1
+
+
 def test_frames_carrying_another_seq_or_none_are_dropped_unread(
     context: zmq.Context[zmq.Socket[bytes]], caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -775,6 +811,22 @@ def test_a_frame_on_a_lost_peers_descriptor_under_a_new_identity(
         socket.send(encode(Pong(1)))
 
 
+def test_a_new_connection_on_a_closed_ones_descriptor_loses_its_peer_before_the_monitor_tells(
+    listening: Hub, context: zmq.Context[zmq.Socket[bytes]], monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture
+) -> None:
+    with caplog.at_level(logging.WARNING, LOGGER):
+        gone, new = listening.expect("gone", remote=True), listening.expect("new", remote=True)
+        connect(listening, context, gone).close()
+        assert listening._monitor.poll(3000)  # the hub has closed its end of the connection...
+        monkeypatch.setattr(listening, "_drain_monitor", lambda: False)  # ...but has not heard yet
+        time.sleep(0.05)  # both ends' descriptors are free: the next connection takes them again
+        connect(listening, context, new)
+        assert new.fd == gone.fd  # the kernel hands out the lowest free descriptor
+        assert gone.lost and not new.lost
+        assert "gone lost: a new connection took over its descriptor" in messages(caplog)
+
+
 def test_send_to_a_vanished_connection_is_peer_gone(context: zmq.Context[zmq.Socket[bytes]]) -> None:
     with Hub() as hub:
         peer = hub.expect("x")
@@ -970,6 +1022,65 @@ def test_a_receive_wakes_up_to_ping(
     assert socket.poll(500) and isinstance(decode(received(socket)), Ping)
 
 
+def test_every_idle_remote_peer_is_pinged_whatever_comes_before_it(
+    listening: Hub, context: zmq.Context[zmq.Socket[bytes]], fast_pings: float
+) -> None:
+    listening.expect("absent", remote=True)  # never connects
+    peers = [listening.expect("one", remote=True), listening.expect("two", remote=True)]
+    sockets = [connect(listening, context, peer) for peer in peers]
+    assert pump(listening, lambda: all(socket.poll(0) for socket in sockets)) == []
+    assert [type(decode(received(socket))) for socket in sockets] == [Ping, Ping]
+
+
+def test_a_ping_is_due_an_interval_after_the_last_act(
+    listening: Hub, context: zmq.Context[zmq.Socket[bytes]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(transport, "PING_EVERY", 0.2)
+    peer = listening.expect("r", remote=True)
+    socket = connect(listening, context, peer)
+    time.sleep(0.15)
+    act(listening, peer)
+    listening.settle(peer)  # timed out: never answered, and the bot heard from last at its hello
+    assert isinstance(decode(received(socket)), Act)
+    assert pump(listening, lambda: bool(socket.poll(0))) == []
+    assert isinstance(decode(received(socket)), Ping)
+    assert peer.pinged_at - peer.asked_at >= 0.2
+
+
+def until_lost(hub: Hub, peers: list[Peer]) -> float:
+    """Seconds from now to the start of the 1 s ``receive`` in which the last of ``peers`` was lost
+    (a receive returns when a ping is due, or after its second)."""
+    start = last_call = time.monotonic()
+    while not all(peer.lost for peer in peers):
+        last_call = time.monotonic()
+        assert hub.receive(1.0) is None and last_call - start < 5
+    return last_call - start
+
+
+def test_a_peer_lost_to_missed_pings_does_not_hold_up_the_next(
+    listening: Hub, context: zmq.Context[zmq.Socket[bytes]], fast_pings: float
+) -> None:
+    peers = [listening.expect("first", remote=True), listening.expect("second", remote=True)]
+    sockets = [connect(listening, context, peer) for peer in peers]  # that never answer a ping
+    # Both are lost a few intervals after they connected, not when a 1 s receive gives up.
+    assert until_lost(listening, peers) < (PINGS_MISSED + 1) * fast_pings + 0.5
+    assert [peer.missed for peer in peers] == [PINGS_MISSED] * 2 and not any(s.closed for s in sockets)
+
+
+def test_a_peer_lost_to_a_ping_it_cannot_take_does_not_hold_up_the_next(
+    listening: Hub, context: zmq.Context[zmq.Socket[bytes]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(transport, "PING_EVERY", 30.0)
+    full, idle = listening.expect("full", remote=True), listening.expect("idle", remote=True)
+    stopped = connect_and_stop_reading(listening, context, full)
+    socket = connect(listening, context, idle)
+    monkeypatch.setattr(transport, "PING_EVERY", 0.05)
+    assert until_lost(listening, [full]) < 0.5
+    assert pump(listening, lambda: bool(socket.poll(0))) == []
+    assert isinstance(decode(received(socket)), Ping) and idle.pinged_at - full.pinged_at < 0.5
+    assert not stopped.closed
+
+
 def test_a_peer_with_a_request_outstanding_is_not_pinged(
     listening: Hub, context: zmq.Context[zmq.Socket[bytes]], fast_pings: float
 ) -> None:
@@ -1005,6 +1116,55 @@ def test_junk_while_a_ping_is_outstanding_is_dropped(
         assert pump(listening, lambda: peer.dropped == DECODES_PER_REQUEST + 1) == []
         assert peer.pinged == ping.seq and peer.ping_decodes == 0
         assert "r: dropped a frame (while a keepalive ping was outstanding)" in messages(caplog)
+
+
+def test_the_last_frame_a_ping_may_decode_can_be_its_pong(
+    listening: Hub, context: zmq.Context[zmq.Socket[bytes]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    peer, socket, ping = pinged_remote_peer(listening, context, monkeypatch)
+    for _ in range(DECODES_PER_REQUEST - 1):
+        socket.send(encode(Action(ping.seq, 0)))  # its seq, but not a pong
+    socket.send(encode(Pong(ping.seq)))  # the last frame of the allowance
+    assert pump(listening, lambda: peer.pinged is None) == []
+    assert peer.dropped == DECODES_PER_REQUEST - 1 and peer.missed == 0
+
+
+def connect_and_stop_reading(
+    hub: Hub, context: zmq.Context[zmq.Socket[bytes]], peer: Peer
+) -> zmq.Socket[bytes]:
+    """``peer`` connected as a bot that then stops reading; the hub's queue to it filled by hand
+    until it stays full. Keep the socket: closing it would close the connection."""
+    socket = context.socket(zmq.DEALER)
+    socket.setsockopt(zmq.LINGER, 0)
+    socket.setsockopt(zmq.RCVHWM, 1)
+    socket.setsockopt(zmq.RCVBUF, 4096)
+    socket.connect(peer.endpoint)
+    socket.send(hello(peer.token))
+    assert answer(hub, socket) == Welcome(PROTOCOL_VERSION, "arena")
+    assert peer.identity is not None
+    full_since = None
+    while full_since is None or time.monotonic() - full_since < 0.2:
+        try:
+            hub._socket.send_multipart([peer.identity, b"f" * 65536], flags=zmq.NOBLOCK)
+            full_since = None
+        except zmq.Again:
+            full_since = full_since or time.monotonic()
+            time.sleep(0.01)
+    return socket
+
+
+def test_a_ping_to_a_peer_whose_queue_is_full_loses_it_without_waiting(
+    listening: Hub, context: zmq.Context[zmq.Socket[bytes]], monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setattr(transport, "PING_EVERY", 30.0)
+    with caplog.at_level(logging.WARNING, LOGGER):
+        peer = listening.expect("r", remote=True)
+        stopped = connect_and_stop_reading(listening, context, peer)
+        monkeypatch.setattr(transport, "PING_EVERY", 0.01)
+        assert pump(listening, lambda: peer.lost) == []
+        assert f"could not send Ping: {zmq.Again()}" in messages(caplog)
+        assert not stopped.closed
 
 
 def padded_pong(seq: int, size: int) -> bytes:
