@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from referee_helpers import BOTS
 from sandboxed import require_sandbox
+from scripted_seats import Seat, at, table_on_hub
 
 from arena.clock import ClockRule, TimeControl
 from arena.handle import BotHandle, close_all
@@ -148,6 +149,42 @@ def test_a_silent_bot_ends_at_the_cap_and_loses_its_whole_bank(game: Game, table
     assert hung.cpu is not None and hung.cpu < 0.1
     banks = [line.split()[2] for line in table.printed(0) if line.startswith("act ")]
     assert banks[:2] == ["200", "0"]
+
+
+def test_a_bot_that_stops_itself_ends_at_the_elapsed_cap_not_out_of_cpu(
+    game: Game, table: PacedTable
+) -> None:
+    # It answers its first act and stops itself (SIGSTOP): its next decision spends next to no
+    # CPU, so it is judged at the elapsed-time cap, not as out of CPU.
+    record = table.play(game, TimeControl(0.1, bank=0.2, grace=0.0), {0: "x"},
+                        clock=ClockRule("cpu", wall_cap=2), strikes=1)
+    second = own(record)[1]
+    detail = "no reply within 600 ms of elapsed time (2 times the allowance)"
+    assert record.faults == (Fault(0, FaultKind.TIMEOUT, second, detail),)
+    stopped = record.decisions[second]
+    assert stopped.fallback and stopped.cpu is not None and stopped.cpu < 0.01 and 0.6 <= stopped.elapsed < 2
+    assert record.forfeited == (0,)
+
+
+def test_a_remote_seat_that_joins_late_is_judged_on_elapsed_time_under_the_cpu_clock(
+    game: Game, tmp_path: Path
+) -> None:
+    # Its CPU cannot be read: it answers its first act on joining, never its second, and that
+    # ends at the elapsed-time cap like a silent sandboxed bot.
+    with table_on_hub() as table:
+        paced = BotHandle.launch_all([PACED] * 2, table.hub, tmp_path)
+        table.handles.extend(paced)
+        remote = Seat(at({1: []}), join_after=0.3)
+        record = table.play(game, TimeControl(0.5, grace=0.0),
+                            [remote, Seat(handle=paced[0]), Seat(handle=paced[1])],
+                            clock=ClockRule("cpu", wall_cap=2), strikes=1)
+    assert record.detail["clock"] == "cpu"
+    first, second = own(record)[:2]
+    detail = "no reply within 1000 ms of elapsed time (2 times the allowance)"
+    assert record.faults == (Fault(0, FaultKind.TIMEOUT, second, detail),)
+    joined, silent = record.decisions[first], record.decisions[second]
+    assert not joined.fallback and joined.cpu is None and 0.3 <= joined.elapsed < 0.5
+    assert silent.fallback and silent.cpu is None and 1.0 <= silent.elapsed < 3
 
 
 def test_a_bot_that_has_replied_is_frozen_while_others_still_decide(

@@ -19,6 +19,7 @@ from scripted_seats import (
     ANSWER, HangUp, Reconnect, SEED, Seat, Table, at, referee_log, simultaneous_game, table_on_hub,
 )
 
+import arena.referee as referee
 from arena.clock import TimeControl
 from arena.handle import BotHandle
 from arena.manifest import BotSpec
@@ -97,6 +98,15 @@ def test_the_rejoin_grace_never_shortens_a_decision(game: Game, table: Table) ->
     record = table.play(game, TimeControl(0.4, grace=0.0), [Seat(join_after=None)], rejoin_grace=0.05)
     assert record.faults == (Fault(0, FaultKind.CRASH, 0, "connection lost, not back within 0.05 s"),)
     assert 0.4 <= record.decisions[0].elapsed < 1.5
+
+
+def test_a_silent_seat_times_out_at_its_deadline_not_at_the_next_crash_check(
+    game: Game, table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(referee, "CRASH_CHECK", 10.0)  # the referee would otherwise look every 50 ms
+    record = table.play(game, TimeControl(0.2, grace=0.0), [Seat(at({0: []}))], strikes=1)
+    assert record.faults == (Fault(0, FaultKind.TIMEOUT, 0, "no reply within 200 ms"),)
+    assert 0.2 <= record.decisions[0].elapsed < 2
 
 
 def test_a_remote_seat_that_drops_while_deciding_is_asked_again_once_back(

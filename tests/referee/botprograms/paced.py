@@ -11,6 +11,7 @@ h       never answer this ``act``
 cS      sleep 0.1 s, then answer 8 ms of CPU after S seconds of CPU, sending a ``pong`` with the ``act``'s ``seq``
         12 and 2 ms before S, so that the referee is handling a frame, not idle, when S passes
 wS      answer at once, then spin for S seconds of elapsed time
+x       answer at once, then stop this process (SIGSTOP): next to no CPU from then on
 
 After ``end``, a bot whose plan ends with ``!`` spins until ``bye``. It prints the ``welcome``'s
 server name, the endpoint it connected to, each ``start``'s clock kind and each ``act``'s ply and bank (ms).
@@ -19,6 +20,7 @@ server name, the endpoint it connected to, each ``start``'s clock kind and each 
 from __future__ import annotations
 
 import os
+import signal
 import time
 
 import msgpack
@@ -87,6 +89,9 @@ def main() -> None:
                 socket.send(pong)
                 burn(0.01)
             socket.send(reply)
+            if what == "x":
+                time.sleep(0.01)  # the reply leaves (ZeroMQ sends it from its own thread)
+                os.kill(os.getpid(), signal.SIGSTOP)
             if what == "w":
                 end = time.monotonic() + amount
                 while time.monotonic() < end:
