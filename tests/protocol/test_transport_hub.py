@@ -1102,14 +1102,8 @@ def test_junk_while_a_ping_is_outstanding_is_dropped(
     listening: Hub, context: zmq.Context[zmq.Socket[bytes]], monkeypatch: pytest.MonkeyPatch,
     caplog: pytest.LogCaptureFixture
 ) -> None:
-    monkeypatch.setattr(transport, "PING_EVERY", 0.05)
     with caplog.at_level(logging.INFO, LOGGER):
-        peer = listening.expect("r", remote=True)
-        socket = connect(listening, context, peer)
-        assert pump(listening, lambda: bool(socket.poll(0))) == []
-        ping = decode(received(socket))
-        assert isinstance(ping, Ping)
-        monkeypatch.setattr(transport, "PING_EVERY", 30.0)
+        peer, socket, ping = pinged_remote_peer(listening, context, monkeypatch)
         for _ in range(DECODES_PER_REQUEST):
             socket.send(encode(Action(ping.seq, 0)))  # its seq, but not a pong
         socket.send(encode(Pong(ping.seq)))  # beyond the allowance
