@@ -32,6 +32,14 @@ def test_pair_counts_and_totals_over_two_table_sizes() -> None:
     assert totals[0].score == 2.5 / 6 and totals[2].average_place == 2.0 and totals[1].win_share == 0.5
 
 
+def test_a_tie_is_finishing_at_or_above() -> None:
+    # b never finishes strictly above a, but ties it once: the pair is linked both ways.
+    games = [RatedGame("g", "v", 1, ("a", "b"), (1, 2)), RatedGame("g", "v", 2, ("a", "b"), (1, 1))]
+    pairs = pair_counts(table_results(games, {"a": 0, "b": 1}), 2)
+    assert pairs.beat.tolist() == [[False, True], [True, False]]
+    assert pairs.points.tolist() == [[0.0, 1.5], [0.5, 0.0]]
+
+
 def test_every_fault_kind_and_forfeit_is_counted_and_a_silent_bot_has_no_latency() -> None:
     games = [
         RatedGame("g", "v", 1, ("a", "b"), (1, 2),
