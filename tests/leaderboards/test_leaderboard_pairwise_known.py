@@ -4,6 +4,7 @@ closed form (or by a one-dimensional root), with and without seat terms and a pr
 from __future__ import annotations
 
 import math
+import warnings
 import numpy as np
 from scipy.optimize import brentq, fsolve
 
@@ -73,6 +74,14 @@ def test_two_bots_rate_the_log_odds_of_their_points() -> None:
     assert np.allclose(fit.theta, [math.log(3) / 2, -math.log(3) / 2], atol=1e-7)
     tied = fit_pairwise(comparisons([two_bots(2, 1, 1)], {}), 2, 0, np.array([0, 0]))
     assert np.allclose(tied.theta, [math.log(2.5 / 1.5) / 2, -math.log(2.5 / 1.5) / 2], atol=1e-7)
+
+
+def test_the_fit_warns_of_nothing() -> None:
+    # scipy warns when the method it is left with cannot use the curvature the fit supplies.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        fit = fit_pairwise(comparisons([two_bots(3, 1)], {}), 2, 0, np.array([0, 0]), prior_sd=0.5)
+    assert fit.converged
 
 
 def test_the_prior_shrinks_by_its_precision() -> None:
