@@ -572,7 +572,7 @@ def test_a_frame_taken_with_the_answer_is_dropped_when_its_turn_comes(
             seq = act(hub, peer)
             socket.send(encode(Action(seq, 2)))
             socket.send(encode(Action(seq, 3)))
-            time.sleep(0.02 * attempt)
+            time.sleep(0.05 * attempt)
             assert next_returned(hub).message == Action(seq, 2)
             assert pump(hub, lambda: peer.dropped == attempt) == []
             if "x: dropped a frame (nothing asked)" in messages(caplog):
@@ -817,14 +817,20 @@ def test_a_new_connection_on_a_closed_ones_descriptor_loses_its_peer_before_the_
 ) -> None:
     with caplog.at_level(logging.WARNING, LOGGER):
         gone, new = listening.expect("gone", remote=True), listening.expect("new", remote=True)
+        started = context.socket(zmq.DEALER)  # the context's own threads and descriptors made
+        before = set(os.listdir("/proc/self/fd"))
         connect(listening, context, gone).close()
         assert listening._monitor.poll(3000)  # the hub has closed its end of the connection...
         monkeypatch.setattr(listening, "_drain_monitor", lambda: False)  # ...but has not heard yet
-        time.sleep(0.05)  # both ends' descriptors are free: the next connection takes them again
+        deadline = time.monotonic() + 3  # every descriptor of that connection free again, so
+        while set(os.listdir("/proc/self/fd")) != before:  # the next one takes the same ones
+            assert time.monotonic() < deadline, "the closed connection kept its descriptors"
+            time.sleep(0.005)
         connect(listening, context, new)
         assert new.fd == gone.fd  # the kernel hands out the lowest free descriptor
         assert gone.lost and not new.lost
         assert "gone lost: a new connection took over its descriptor" in messages(caplog)
+        started.close()
 
 
 def test_send_to_a_vanished_connection_is_peer_gone(context: zmq.Context[zmq.Socket[bytes]]) -> None:

@@ -90,7 +90,7 @@ def main() -> None:
                 burn(0.01)
             socket.send(reply)
             if what == "x":
-                time.sleep(0.01)  # the reply leaves (ZeroMQ sends it from its own thread)
+                time.sleep(0.2)  # the reply leaves (ZeroMQ sends it from its own thread)
                 os.kill(os.getpid(), signal.SIGSTOP)
             if what == "w":
                 end = time.monotonic() + amount
