@@ -105,7 +105,8 @@ def _build(
     pairs = pair_counts(tables, len(bots))
     seat_base = dict(zip(seat_keys, np.cumsum([0] + [p for _, p in seat_keys])[:-1].tolist()))
     cross = fit_pairwise(comparisons(tables, seat_base), len(bots),
-                         sum(p for _, p in seat_keys), model.components, prior)
+                         sum(p for _, p in seat_keys), model.components, prior,
+                         settings.max_iterations)
     pairwise = to_elo(cross.theta)
     bound_tables = prior_bound_tables(tables, seat_keys)
     totals = bot_totals(tables, pairs, len(bots))

@@ -66,8 +66,8 @@ class RatingSettings:
     ``prior_sd`` is the standard deviation (Elo points) of the Gaussian prior on every rating and
     seat term about the mean; ``anchor`` pins one bot at ``anchor_elo`` (its group shifts with it);
     ``bootstrap_samples`` resamples give ``confidence`` intervals; ``seed`` makes them repeatable.
-    ``max_iterations`` bounds the Newton steps of the rating fit; one that stops short of its
-    tolerance is reported in the board's notes. ``prior_sd`` must be finite.
+    ``max_iterations`` bounds the Newton steps of each fit (the rating and the pairwise column);
+    one that stops short of its tolerance is reported in the board's notes. ``prior_sd`` must be finite.
     """
 
     seat_terms: bool = True

@@ -15,16 +15,16 @@ from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy.optimize import minimize
 from scipy.sparse import csr_matrix
 
+from leaderboards.newton import minimise
 from leaderboards.stats import TableResults
 
 FloatArray = NDArray[np.float64]
 IndexArray = NDArray[np.intp]
 
 #: The fit has converged when the gradient of the per-point objective is no longer than this.
-TOLERANCE = 1e-8
+TOLERANCE = 1e-10
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,10 +85,11 @@ def comparisons(tables: Sequence[TableResults], seat_base: Mapping[tuple[str, in
 
 def fit_pairwise(
     data: Comparisons, n_bots: int, n_seat_params: int, components: IndexArray,
-    prior_sd: float | None = None,
+    prior_sd: float | None = None, max_iterations: int = 100,
 ) -> PairwiseFit:
-    """Maximum (penalised) likelihood θ of ``n_bots`` bots from ``data``; ``components`` labels the
-    connected component of every bot, each centred to mean 0."""
+    """Maximum (penalised) likelihood θ of ``n_bots`` bots from ``data`` in at most
+    ``max_iterations`` Newton steps; ``components`` labels the connected component of every bot,
+    each centred to mean 0."""
     n = n_bots + n_seat_params
     rows = len(data.points)
     at = np.arange(rows)
@@ -123,11 +124,7 @@ def fit_pairwise(
                             + precision * np.eye(n)) / scale
         return hess
 
-    result = minimize(
-        value, np.zeros(n), jac=gradient, hess=curvature, method="trust-exact",
-        options={"gtol": 1e-10, "maxiter": 200},
-    )
-    theta = np.asarray(result.x[:n_bots], dtype=np.float64)
+    found = minimise(value, gradient, curvature, np.zeros(n), TOLERANCE, max_iterations)
+    theta = found.x[:n_bots]
     means = np.bincount(components, theta) / np.bincount(components)
-    converged = float(np.linalg.norm(gradient(np.asarray(result.x)))) <= TOLERANCE
-    return PairwiseFit(theta - means[components], converged)
+    return PairwiseFit(theta - means[components], found.converged)

@@ -21,11 +21,11 @@ from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy.optimize import minimize
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components
 
 from leaderboards.errors import LeaderboardError
+from leaderboards.newton import minimise
 
 FloatArray = NDArray[np.float64]
 IndexArray = NDArray[np.intp]
@@ -222,22 +222,13 @@ class PlackettLuceModel:
             return result
 
         x0 = np.zeros(self.n_params) if start is None else np.asarray(start, dtype=np.float64)
-        result = minimize(
-            value,
-            x0,
-            jac=gradient,
-            hess=curvature,
-            method="trust-exact",
-            options={"maxiter": max_iterations, "gtol": tolerance},
-        )
-        x: FloatArray = np.asarray(result.x, dtype=np.float64)
-        ll = self.log_likelihood(x, w)[0]
+        found = minimise(value, gradient, curvature, x0, tolerance, max_iterations)
         return PlackettLuceFit(
-            theta=self._centred_items(x[: self.n_items]),
-            seat_terms=self._centred_seats(x[self.n_items :]),
-            log_likelihood=ll,
-            iterations=int(result.nit),
-            converged=bool(np.linalg.norm(gradient(x)) <= tolerance),
+            theta=self._centred_items(found.x[: self.n_items]),
+            seat_terms=self._centred_seats(found.x[self.n_items :]),
+            log_likelihood=self.log_likelihood(found.x, w)[0],
+            iterations=found.iterations,
+            converged=found.converged,
         )
 
     def refit(

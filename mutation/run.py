@@ -37,6 +37,7 @@ MODULES = (
     "leaderboards/publish.py",
     "leaderboards/bootstrap.py",
     "leaderboards/stats.py",
+    "leaderboards/newton.py",
     "leaderboards/pairwise.py",
     "leaderboards/render_json.py",
     "leaderboards/render_table.py",
