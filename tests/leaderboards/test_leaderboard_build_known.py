@@ -1,16 +1,19 @@
-"""Leaderboard assembly known answers: ranks, groups, remote flags, one-sided intervals, the
-pairwise column's seat terms for every kind of table, and each refusal's exact message."""
+"""Leaderboard assembly known answers: ranks, groups, remote flags, one-sided intervals, intervals
+from the block bootstrap, the pairwise column's seat terms for every kind of table, and each
+refusal's exact message."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
-from lb_records import MEEPLE_PENTATHLON, ordered, record
+from lb_records import MEEPLE_PENTATHLON, duplicate_tournament, ordered, record
 
-from leaderboards.build import build_leaderboard
+from leaderboards.bootstrap import bootstrap_thetas, percentile_interval
+from leaderboards.build import build_leaderboard, deal_block
 from leaderboards.errors import LeaderboardError
 from leaderboards.model import Flag, RatingSettings, TournamentInfo
 from leaderboards.pairwise import comparisons, fit_pairwise
+from leaderboards.plackett_luce import Finish, PlackettLuceModel
 from leaderboards.scale import ELO_MEAN, ELO_PER_THETA
 from leaderboards.stats import table_results
 
@@ -89,3 +92,35 @@ def test_prior_bound_seat_terms_are_noted_exactly() -> None:
         "seat terms of wongar at 2 players are finite only because of the prior: "
         "some seats never finished below the others",
     )
+
+
+def test_intervals_are_the_expanded_percentiles_of_the_block_bootstrap() -> None:
+    # Twelve deals (seeds 0..11), each one block; blocks are numbered in the order of their keys'
+    # repr (seed 10 before seed 2), and the interval is widened for 12 blocks.
+    games = duplicate_tournament({"A": 0.5, "B": 0.0, "C": -0.2, "D": -0.4}, 12, 3, 5)
+    settings = RatingSettings(bootstrap_samples=60, seat_terms=False)
+    board = build_leaderboard(games, settings=settings)
+    bots = sorted({bot for game in games for bot in game.bots})
+    model = PlackettLuceModel(
+        len(bots), [Finish(tuple(bots.index(b) for b in game.bots), game.ranks) for game in games]
+    )
+    prior = settings.prior_sd / ELO_PER_THETA
+    fit = model.fit(prior_sd=prior, max_iterations=settings.max_iterations)
+    keys = sorted({deal_block(game) for game in games}, key=repr)
+    blocks = np.array([keys.index(deal_block(game)) for game in games], dtype=np.intp)
+    samples = bootstrap_thetas(model, fit, blocks, prior, settings.bootstrap_samples, settings.seed)
+    low, high = percentile_interval(samples * ELO_PER_THETA + ELO_MEAN, settings.confidence, 12)
+    assert board.blocks == 12
+    assert {s.bot: (s.ci_low, s.ci_high) for s in board.standings} == {
+        bot: (pytest.approx(low[i], abs=1e-9), pytest.approx(high[i], abs=1e-9))
+        for i, bot in enumerate(bots)
+    }
+
+
+def test_block_keys_need_only_be_hashable() -> None:
+    games = duplicate_tournament({"A": 0.3, "B": 0.0, "C": -0.3}, 6, 3, 2)
+    board = build_leaderboard(
+        games, settings=FAST, block_key=lambda game: game.seed if game.seed % 2 else str(game.seed)
+    )
+    assert board.blocks == 6
+    assert all(s.ci_low is not None and s.ci_high is not None for s in board.standings)
