@@ -5,6 +5,7 @@ stopped short before (scipy: "a bad approximation caused failure to predict impr
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -13,7 +14,7 @@ from scipy.optimize import brentq
 from lb_records import record
 from leaderboards.build import build_leaderboard
 from leaderboards.model import RatingSettings
-from leaderboards.newton import minimise
+from leaderboards.newton import FINISH_WITHIN, FloatArray, minimise
 from leaderboards.pairwise import Comparisons, fit_pairwise
 from leaderboards.plackett_luce import Finish, PlackettLuceModel
 from leaderboards.scale import ELO_PER_THETA
@@ -79,15 +80,53 @@ def test_a_small_board_the_search_left_short_has_no_note() -> None:
     assert build_leaderboard(games, settings=RatingSettings(bootstrap_samples=20)).notes == ()
 
 
-def test_newton_steps_count_against_the_budget_and_stop_at_the_tolerance() -> None:
-    # f(x) = cosh(x − 3): its curvature is exact, so Newton steps alone converge; none is needed
-    # beyond the tolerance, and the budget bounds all steps.
-    value = lambda x: float(np.cosh(x[0] - 3.0))  # noqa: E731
-    gradient = lambda x: np.array([np.sinh(x[0] - 3.0)])  # noqa: E731
-    curvature = lambda x: np.array([[np.cosh(x[0] - 3.0)]])  # noqa: E731
-    done = minimise(value, gradient, curvature, np.zeros(1), 1e-12, 100)
-    assert done.converged and abs(done.x[0] - 3.0) <= 1e-12
-    short = minimise(value, gradient, curvature, np.zeros(1), 1e-12, 2)
-    assert short.iterations == 2 and not short.converged
-    assert abs(float(np.sinh(short.x[0] - 3.0))) > 1e-12
+def test_the_steps_counted_are_the_budget_the_fit_needs() -> None:
+    # Trust-region steps and the Newton steps that finish them count alike: the budget a fit
+    # reports is exactly enough to converge, and one step less is not.
+    for counts in ((1, 3, 5), (3, 2, 5), (4, 3, 7)):
+        model = PlackettLuceModel(3, rotations(*counts))
+        needed = model.fit(prior_sd=PRIOR).iterations
+        enough = model.fit(prior_sd=PRIOR, max_iterations=needed)
+        short = model.fit(prior_sd=PRIOR, max_iterations=needed - 1)
+        assert (enough.converged, enough.iterations) == (True, needed), counts
+        assert (short.converged, short.iterations) == (False, needed - 1), counts
 
+
+def exp_less_linear(c: float) -> tuple[
+    Callable[[FloatArray], float], Callable[[FloatArray], FloatArray], Callable[[FloatArray], FloatArray]
+]:
+    """``f(x) = eˣ − c·x``, least at ``x = ln c``: its value, gradient and curvature."""
+    return (
+        lambda x: float(np.exp(x[0]) - c * x[0]),
+        lambda x: np.array([np.exp(x[0]) - c]),
+        lambda x: np.array([[np.exp(x[0])]]),
+    )
+
+
+def test_newton_steps_finish_a_search_stopped_short_and_stop_at_the_rounding_floor() -> None:
+    # The search stops on rounding with a gradient of about 5e-15; a Newton step takes it to 1e-15,
+    # the last a float allows here. Below that floor the fit stops, not converged, without spending
+    # the rest of its budget on steps that gain nothing.
+    value, gradient, curvature = exp_less_linear(5.0)
+    done = minimise(value, gradient, curvature, np.zeros(1), 1e-15, 50)
+    assert done.converged and done.x[0] == pytest.approx(math.log(5.0), abs=1e-15)
+    floor = minimise(value, gradient, curvature, np.zeros(1), 1e-16, 50)
+    assert not floor.converged and floor.iterations == done.iterations
+    assert floor.x[0] == pytest.approx(math.log(5.0), abs=1e-15)
+
+
+def test_a_search_stopped_far_from_the_minimum_is_not_finished() -> None:
+    # With c = 7 the search stops on rounding with a gradient of about 2e-8: far above a tolerance
+    # of 1e-15 (more than FINISH_WITHIN times), so no Newton step is taken and the fit is not
+    # converged; with a tolerance the gap is within, Newton steps finish it.
+    value, gradient, curvature = exp_less_linear(7.0)
+    far = minimise(value, gradient, curvature, np.zeros(1), 1e-15, 50)
+    assert not far.converged and float(np.abs(gradient(far.x))[0]) > 1e-15 * FINISH_WITHIN
+    near = minimise(value, gradient, curvature, np.zeros(1), 1e-11, 50)
+    assert near.converged and near.iterations == far.iterations + 1
+
+
+def test_the_budget_bounds_every_step() -> None:
+    value, gradient, curvature = exp_less_linear(5.0)
+    short = minimise(value, gradient, curvature, np.zeros(1), 1e-15, 2)
+    assert short.iterations == 2 and not short.converged
