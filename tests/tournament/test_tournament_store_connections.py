@@ -35,6 +35,13 @@ def busy_timeout(store: Store) -> int:
     return int(store._db.execute("PRAGMA busy_timeout").fetchone()[0])
 
 
+def reads_t_and_refuses_writes(reader: Store) -> None:
+    assert not reader.writable
+    assert [row.name for row in reader.tournaments()] == ["t"]
+    with pytest.raises(StoreError, match="read-only here"):
+        tournament(reader, "u")
+
+
 def test_a_write_waits_for_another_writer_s_lock(tmp_path: Path) -> None:
     path = tmp_path / "r.db"
     with Store(path) as store:
@@ -60,11 +67,8 @@ def test_a_read_only_store_sees_what_a_writer_holds_in_its_wal(
         assert os.path.getsize(f"{path}-wal") > 0, "the tournament is still in the WAL file"
         cannot_write(monkeypatch)
         with Store(path) as reader:
-            assert not reader.writable
+            reads_t_and_refuses_writes(reader)
             assert busy_timeout(reader) == LOCK_WAIT_MS
-            assert [row.name for row in reader.tournaments()] == ["t"]
-            with pytest.raises(StoreError, match="read-only here"):
-                tournament(reader, "u")
             with pytest.raises(sqlite3.OperationalError, match="readonly database"):
                 reader._db.execute("PRAGMA user_version = 99")
 
@@ -81,7 +85,4 @@ def test_a_read_only_wal_store_without_shared_memory_is_read_as_immutable(
     with pytest.raises(sqlite3.OperationalError):
         sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True).execute("SELECT 1 FROM sqlite_schema")
     with Store(path) as reader:
-        assert not reader.writable
-        assert [row.name for row in reader.tournaments()] == ["t"]
-        with pytest.raises(StoreError, match="read-only here"):
-            tournament(reader, "u")
+        reads_t_and_refuses_writes(reader)
