@@ -5,7 +5,6 @@ stopped short before (scipy: "a bad approximation caused failure to predict impr
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -92,41 +91,55 @@ def test_the_steps_counted_are_the_budget_the_fit_needs() -> None:
         assert (short.converged, short.iterations) == (False, needed - 1), counts
 
 
-def exp_less_linear(c: float) -> tuple[
-    Callable[[FloatArray], float], Callable[[FloatArray], FloatArray], Callable[[FloatArray], FloatArray]
-]:
-    """``f(x) = eˣ − c·x``, least at ``x = ln c``: its value, gradient and curvature."""
-    return (
-        lambda x: float(np.exp(x[0]) - c * x[0]),
-        lambda x: np.array([np.exp(x[0]) - c]),
-        lambda x: np.array([[np.exp(x[0])]]),
-    )
+def flat(x: FloatArray) -> float:
+    """An objective value whose changes are all lost in rounding: the trust region can accept no
+    step and stops where it started ("a bad approximation caused failure to predict improvement")."""
+    return 1.0
 
 
-def test_newton_steps_finish_a_search_stopped_short_and_stop_at_the_rounding_floor() -> None:
-    # The search stops on rounding with a gradient of about 5e-15; a Newton step takes it to 1e-15,
-    # the last a float allows here. Below that floor the fit stops, not converged, without spending
-    # the rest of its budget on steps that gain nothing.
-    value, gradient, curvature = exp_less_linear(5.0)
-    done = minimise(value, gradient, curvature, np.zeros(1), 1e-15, 50)
-    assert done.converged and done.x[0] == pytest.approx(math.log(5.0), abs=1e-15)
-    floor = minimise(value, gradient, curvature, np.zeros(1), 1e-16, 50)
-    assert not floor.converged and floor.iterations == done.iterations
-    assert floor.x[0] == pytest.approx(math.log(5.0), abs=1e-15)
+def cosh_gradient(x: FloatArray) -> FloatArray:
+    """The gradient of ``cosh(x − 3)``, least at 3."""
+    return np.array([np.sinh(x[0] - 3.0)])
+
+
+def cosh_curvature(x: FloatArray) -> FloatArray:
+    return np.array([[np.cosh(x[0] - 3.0)]])
+
+
+def test_newton_steps_finish_a_search_stopped_near_the_minimum() -> None:
+    # Stopped 1e-7 from the minimum, within FINISH_WITHIN times a tolerance of 1e-10.
+    stopped = minimise(flat, cosh_gradient, cosh_curvature, np.array([3.0 + 1e-7]), 1e-10, 100)
+    assert stopped.converged and abs(stopped.x[0] - 3.0) <= 1e-10
+    assert stopped.iterations < 100
 
 
 def test_a_search_stopped_far_from_the_minimum_is_not_finished() -> None:
-    # With c = 7 the search stops on rounding with a gradient of about 2e-8: far above a tolerance
-    # of 1e-15 (more than FINISH_WITHIN times), so no Newton step is taken and the fit is not
-    # converged; with a tolerance the gap is within, Newton steps finish it.
-    value, gradient, curvature = exp_less_linear(7.0)
-    far = minimise(value, gradient, curvature, np.zeros(1), 1e-15, 50)
-    assert not far.converged and float(np.abs(gradient(far.x))[0]) > 1e-15 * FINISH_WITHIN
-    near = minimise(value, gradient, curvature, np.zeros(1), 1e-11, 50)
-    assert near.converged and near.iterations == far.iterations + 1
+    # Stopped where it started: a gradient of 1e-7 is more than FINISH_WITHIN times a tolerance
+    # of 1e-12, so no Newton step is taken and the fit is reported as not converged.
+    start = np.array([3.0 + 1e-7])
+    far = minimise(flat, cosh_gradient, cosh_curvature, start, 1e-12, 100)
+    assert not far.converged and far.x.tolist() == start.tolist()
+    assert 1e-12 * FINISH_WITHIN < float(np.abs(cosh_gradient(far.x))[0])
+
+
+def test_newton_steps_stop_at_a_floor_of_the_gradient() -> None:
+    # ½(x − 3)² + 1e-9·|x − 3|: its gradient is never shorter than 1e-9 (but at 3 itself), above a
+    # tolerance of 5e-10. The first Newton step overshoots to 3 − 1e-9 and shortens the gradient; the
+    # next would only mirror it, so the fit stops there without spending the rest of its budget.
+    def gradient(x: FloatArray) -> FloatArray:
+        return np.array([(x[0] - 3.0) + 1e-9 * np.sign(x[0] - 3.0)])
+
+    searched = minimise(flat, gradient, lambda x: np.eye(1), np.array([3.0 + 1e-7]), 0.0, 100)
+    floor = minimise(flat, gradient, lambda x: np.eye(1), np.array([3.0 + 1e-7]), 5e-10, 100)
+    assert not floor.converged and floor.iterations == searched.iterations + 1
+    assert floor.x[0] - 3.0 == pytest.approx(-1e-9, abs=1e-12)
 
 
 def test_the_budget_bounds_every_step() -> None:
-    value, gradient, curvature = exp_less_linear(5.0)
-    short = minimise(value, gradient, curvature, np.zeros(1), 1e-15, 2)
+    def value(x: FloatArray) -> float:
+        return float(np.cosh(x[0] - 3.0))
+
+    short = minimise(value, cosh_gradient, cosh_curvature, np.zeros(1), 1e-12, 2)
     assert short.iterations == 2 and not short.converged
+    done = minimise(value, cosh_gradient, cosh_curvature, np.zeros(1), 1e-12, 100)
+    assert done.converged and abs(done.x[0] - 3.0) <= 1e-12
