@@ -49,8 +49,8 @@ def test_a_write_waits_for_another_writer_s_lock(tmp_path: Path) -> None:
         other = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         other.execute("BEGIN IMMEDIATE")
         release = threading.Timer(0.3, other.execute, ("COMMIT",))
+        began = time.monotonic()  # before the timer starts: a late thread only lengthens the wait
         release.start()
-        began = time.monotonic()
         tournament(store, "t")
         assert time.monotonic() - began >= 0.25
         release.join()
