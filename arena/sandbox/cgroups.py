@@ -3,8 +3,12 @@
 A bot's groups are made beneath this process's own group in each hierarchy (read from
 ``/proc/self/cgroup``) and joined by the launcher before it ``exec``s the bot, so every process the
 bot ever starts is inside. They hold: a process limit (``pids``), one memory limit for all its
-processes (``memory``), the processors it may run on (``cpuset``, which no ``sched_setaffinity``
-of the bot can widen), its CPU time (``cpuacct`` in v1, ``cpu.stat`` in v2) and the freezer.
+processes (``memory``, and as much again of memory and swap together, so swap cannot extend it),
+the processors it may run on (``cpuset``, which no ``sched_setaffinity`` of the bot can widen;
+:meth:`BotGroup.pin` narrows it while the bot decides), its CPU time (``cpuacct`` in v1,
+``cpu.stat`` in v2), the freezer, and where the machine has the ``cpu`` controller a CPU weight
+equal to every other bot's: however many processes a bot starts, the scheduler shares a processor
+between bots, not between their processes.
 
 Freezing and thawing write the state and return at once: the kernel completes a freeze within a
 few milliseconds, and waiting for it would put that on the referee's path. :meth:`BotGroup.kill`
@@ -28,6 +32,11 @@ from arena.sandbox import SandboxError
 V1_CONTROLLERS = ("pids", "memory", "cpuset", "freezer", "cpuacct")
 #: The v2 controllers enabled for a bot's group (the freezer and cpu.stat are in every v2 group).
 V2_CONTROLLERS = ("pids", "memory", "cpuset")
+#: The controller of CPU weights, used where the machine has it (v1 and v2 alike).
+WEIGHT_CONTROLLER = "cpu"
+#: Every bot's CPU weight: the default of ``cpu.shares`` (v1) and ``cpu.weight`` (v2), written out
+#: so that all bot groups weigh the same whatever their parent's settings.
+EQUAL_WEIGHT = {1: ("cpu.shares", "1024"), 2: ("cpu.weight", "100")}
 #: Seconds :meth:`BotGroup.kill` waits for killed members to leave.
 KILL_WAIT = 5.0
 
@@ -39,7 +48,8 @@ _sweep_pending = [True]  # once per process, before its first group
 class Layout:
     """Where bot groups go: ``version`` 1 or 2; ``bases`` maps a controller to the folder (this
     process's own group in that hierarchy) beneath which bot groups are made. In v2 every
-    controller maps to the same folder; ``missing`` names what this machine does not provide."""
+    controller maps to the same folder; ``missing`` names the needed controllers this machine does
+    not provide (the ``cpu`` controller of weights is used where present, never needed)."""
 
     version: int
     bases: dict[str, Path]
@@ -86,11 +96,12 @@ def layout() -> Layout | None:
         except OSError:
             continue
         missing = tuple(c for c in V2_CONTROLLERS if c not in available)
-        candidates.append(Layout(2, {c: base for c in V2_CONTROLLERS if c in available} | {"": base}, missing))
+        used = [c for c in (*V2_CONTROLLERS, WEIGHT_CONTROLLER) if c in available]
+        candidates.append(Layout(2, {c: base for c in used} | {"": base}, missing))
     bases: dict[str, Path] = {}
     for point, kind, options in mounts:
         if kind == "cgroup":
-            for controller in V1_CONTROLLERS:
+            for controller in (*V1_CONTROLLERS, WEIGHT_CONTROLLER):
                 if controller in options and controller in own:
                     bases[controller] = Path(point + own[controller])
     if bases:
@@ -150,10 +161,12 @@ class BotGroup:
     """The control groups of one bot process generation. Make with :meth:`create`."""
 
     def __init__(self, version: int, folders: tuple[Path, ...], members: Path,
-                 freeze: Path, usage: Path) -> None:
+                 freeze: Path, usage: Path, cpuset: Path) -> None:
         self.version = version
         self.folders = folders
         self._members = members
+        self._cpuset = cpuset
+        self._pinned: frozenset[int] | None = None  # what pin() last wrote
         self._freeze_fd = os.open(freeze, os.O_WRONLY | os.O_CLOEXEC)
         self._usage_fd = os.open(usage, os.O_RDONLY | os.O_CLOEXEC)
         self._frozen, self._thawed = (b"FROZEN", b"THAWED") if version == 1 else (b"1", b"0")
@@ -177,7 +190,7 @@ class BotGroup:
         folders: dict[str, Path] = {}
         try:
             if where.version == 2:
-                _v2_enable(where.bases[""], V2_CONTROLLERS)
+                _v2_enable(where.bases[""], [c for c in where.bases if c])
             for controller, base in where.bases.items():
                 folder = base / name
                 if folder not in folders.values():
@@ -201,15 +214,20 @@ class BotGroup:
         try:
             if where.version == 1:
                 return cls(1, tuple(dict.fromkeys(folders.values())), folders["freezer"] / "cgroup.procs",
-                           folders["freezer"] / "freezer.state", folders["cpuacct"] / "cpuacct.usage")
+                           folders["freezer"] / "freezer.state", folders["cpuacct"] / "cpuacct.usage",
+                           folders["cpuset"] / "cpuset.cpus")
             folder = folders[""]
-            return cls(2, (folder,), folder / "cgroup.procs", folder / "cgroup.freeze", folder / "cpu.stat")
+            return cls(2, (folder,), folder / "cgroup.procs", folder / "cgroup.freeze", folder / "cpu.stat",
+                       folder / "cpuset.cpus")
         except (OSError, KeyError):
             return None
 
     @staticmethod
     def _limit(version: int, folders: dict[str, Path], limits: GroupLimits) -> None:
         _write(folders["pids"] / "pids.max", str(limits.pids))
+        if WEIGHT_CONTROLLER in folders:
+            weight, value = EQUAL_WEIGHT[version]
+            _write(folders[WEIGHT_CONTROLLER] / weight, value)
         cpuset = folders["cpuset"]
         parent_cpus = _cpu_list((cpuset.parent / "cpuset.cpus.effective" if version == 2
                                  else cpuset.parent / "cpuset.effective_cpus").read_text())
@@ -251,6 +269,13 @@ class BotGroup:
         except OSError:
             return False  # the launcher has already ended, or this user may not move it
         return True
+
+    def pin(self, cpus: frozenset[int]) -> None:
+        """Let the group's processes run on ``cpus`` only (a subset of the processors it was
+        made with); nothing is written when that is what it has already."""
+        if cpus != self._pinned:
+            _write(self._cpuset, ",".join(map(str, sorted(cpus))))
+            self._pinned = cpus
 
     def freeze(self) -> None:
         """Ask the kernel to stop every process of the group; returns without waiting for it."""
