@@ -116,6 +116,11 @@ class BotHandle:
         if self.process is not None:
             self.process.freeze()
 
+    def pin(self, cpus: frozenset[int]) -> None:
+        """Keep a local bot with control groups on ``cpus`` (nothing for the others)."""
+        if self.process is not None:
+            self.process.pin(cpus)
+
     def ping(self, timeout: float) -> float | None:
         """Round-trip seconds of a ``ping`` (the bot thawed meanwhile), ``None`` without a
         ``pong`` in ``timeout`` seconds."""

@@ -249,6 +249,15 @@ class BotProcess:
         if self.group is not None and not self._closed:
             self.group.thaw()
 
+    def pin(self, cpus: frozenset[int]) -> None:
+        """Let a bot with control groups run on ``cpus`` only (see :meth:`BotGroup.pin`); a bot
+        whose group cannot take them (it is gone) is left as it is, with a warning."""
+        if self.group is not None and not self._closed:
+            try:
+                self.group.pin(cpus)
+            except SandboxError as exc:
+                log.warning("%s keeps its processors: %s", self.spec.name, exc)
+
     def cpu_used(self) -> float | None:
         """Seconds of CPU used so far by every process of a sandboxed bot; ``None`` without
         control groups."""

@@ -25,6 +25,7 @@ from arena.errors import ArenaError
 from arena.handle import HANDSHAKE_TIMEOUT, BotHandle, close_all
 from arena.manifest import BotSpec
 from arena.record import DecisionRecord, Fault, FaultKind, MatchRecord
+from arena.seatcpus import own_cpus, seat_cpus
 from engine.core import Game, MatchConfig, State, WireMap, derive_seed, seeded_rng
 from protocols.codec import DEFAULT_LIMITS, INFO_LIMIT, Limits
 from protocols.delta import changes
@@ -109,8 +110,10 @@ class _Match:
         match_id: str,
         clock: ClockRule,
         rejoin_grace: float = REJOIN_GRACE,
+        cpus: frozenset[int] | None = None,
     ) -> None:
         self.hub = handles[0].hub
+        self.cpus = cpus
         self.rejoin_grace = rejoin_grace
         self.config = config
         self.seed = seed
@@ -302,13 +305,20 @@ class _Match:
         return replies
 
     def run_only(self, seats: Sequence[int]) -> None:
-        """Freeze every thawed bot not in ``seats`` and thaw those in it (noting their CPU time);
-        a seat that decides again at once is left running, neither frozen nor thawed."""
+        """Freeze every thawed bot not in ``seats``, give those in it their processors (where the
+        match has processors to itself) and thaw them; a seat that decides again at once is left
+        running, neither frozen nor thawed. A seat's CPU time is counted from its first thaw in the
+        match, then from its last reply: what a bot uses after a reply is charged to its next
+        decision, so every CPU second up to its last reply is charged exactly once."""
         for seat in self.running - set(seats):
             self.seats[seat].handle.freeze()
+        if self.cpus is not None:
+            for seat, cpus in seat_cpus(sorted(seats), self.cpus).items():
+                self.seats[seat].handle.pin(cpus)
         for seat in set(seats) - self.running:
             self.seats[seat].handle.thaw()
-            self.cpu_mark[seat] = self.seats[seat].handle.cpu_used()
+            if self.cpu_mark.get(seat) is None:
+                self.cpu_mark[seat] = self.seats[seat].handle.cpu_used()
         self.running = set(seats)
 
     def replied(self, seat: int, still_deciding: bool) -> None:
@@ -493,6 +503,7 @@ def play_match(
     on_decision: DecisionObserver | None = None,
     clock: ClockRule = ClockRule(),
     rejoin_grace: float = REJOIN_GRACE,
+    cpus: frozenset[int] | None = None,
 ) -> MatchRecord:
     """Play one match; ``seats[s]`` plays seat ``s``. The game always completes.
 
@@ -502,6 +513,9 @@ def play_match(
     decisions are charged (a :class:`RefereeError` for the CPU clock without CPU accounting).
     A remote seat (``peer.remote``) whose connection is down may reconnect within
     ``rejoin_grace`` seconds of being needed (see :data:`REJOIN_GRACE`) and play on.
+    ``cpus``: processors the match has to itself, shared among the seats deciding at once by
+    :func:`~arena.seatcpus.seat_cpus`; ``None`` (a match beside others on the same processors):
+    sandboxed seats are kept apart by their equal CPU weights only.
     """
     if len(seats) != config.players:
         raise RefereeError(f"{config.players} players need {config.players} bots, got {len(seats)}")
@@ -511,7 +525,7 @@ def play_match(
         raise RefereeError("one bot connection cannot play two seats of a match")
     started = time.monotonic()
     match = _Match(game, config, seed, seats, time_control, fault_policy,
-                   match_id or new_match_id(), clock, rejoin_grace)
+                   match_id or new_match_id(), clock, rejoin_grace, cpus)
     match.begin()
     while not match.state.is_over():
         match.decide(match.state.to_move(), on_decision)
@@ -536,7 +550,8 @@ def run_match(
 ) -> MatchRecord:
     """Start ``bots`` (one per seat), play one match, then close every bot and reap it.
 
-    ``limits`` bound every frame a bot sends (SPEC.md §2).
+    ``limits`` bound every frame a bot sends (SPEC.md §2). The match has this process's
+    processors to itself (see :func:`play_match`).
 
     Bot output goes to ``log_dir`` (a temporary folder, removed afterwards, when ``None``). A bot that
     fails to start is recorded with a ``start`` fault and its seat forfeited.
@@ -553,4 +568,4 @@ def run_match(
         stack.callback(close_all, handles)
         handles.extend(BotHandle.launch_all(list(bots), hub, log_dir, handshake_timeout))
         return play_match(game, config, seed, handles, time_control, fault_policy,
-                          on_decision=on_decision, clock=clock)
+                          on_decision=on_decision, clock=clock, cpus=own_cpus())

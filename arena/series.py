@@ -20,6 +20,7 @@ from arena.manifest import BotSpec
 from arena.process import BotStartError
 from arena.record import MatchRecord
 from arena.referee import FaultPolicy, RefereeError, play_match
+from arena.seatcpus import own_cpus
 from engine.core import Game, MatchConfig, derive_seed
 from protocols.codec import DEFAULT_LIMITS, Limits
 from protocols.transport import Hub
@@ -53,7 +54,8 @@ def play_series(
     on_match: MatchDone | None = None,
 ) -> list[MatchRecord]:
     """Play ``games`` matches between ``bots`` (one per seat, rotated each match) and return their
-    records in order. Bots are closed and reaped at the end, whatever happens."""
+    records in order. Bots are closed and reaped at the end, whatever happens. The matches have
+    this process's processors to themselves (see :func:`~arena.referee.play_match`)."""
     if len(bots) != config.players:
         raise RefereeError(f"{config.players} players need {config.players} bots, got {len(bots)}")
     if games < 1:
@@ -69,7 +71,7 @@ def play_series(
             _restart_dead(handles)
             seated = [handles[entry_at(seat, number, config.players)] for seat in range(config.players)]
             record = play_match(game, config, match_seed(seed, number), seated, time_control,
-                                fault_policy, clock=clock)
+                                fault_policy, clock=clock, cpus=own_cpus())
             records.append(record)
             if on_match is not None:
                 on_match(number, record)

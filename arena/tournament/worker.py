@@ -52,8 +52,11 @@ def play_in_pool(pool: BotPool, job: MatchJob) -> Outcome:
     live = open_live(job.live, job.game_id, config, job.seed, [entry.name for entry in job.bots])
     try:
         # The stored game id is derived from the master seed: the bots get a random match id.
+        # A pinned worker's match has its processor to itself; others share theirs.
+        cpus = None if pool.pinning is None else frozenset({pool.pinning.cpu})
         record = play_match(game, config, job.seed, handles, control, FaultPolicy(job.strikes),
-                            clock=job.clock, on_decision=None if live is None else live.add)
+                            clock=job.clock, on_decision=None if live is None else live.add,
+                            cpus=cpus)
     except (ArenaError, ProtocolError) as exc:
         return JobFailed(job.game_id, f"{type(exc).__name__}: {exc}")
     finally:
