@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from polling import wait_until
 from referee_helpers import BOTS
 from sandboxed import require_sandbox
 from scripted_seats import Seat, at, table_on_hub
@@ -19,9 +20,9 @@ from scripted_seats import Seat, at, table_on_hub
 from arena.clock import ClockRule, TimeControl
 from arena.handle import BotHandle, close_all
 from arena.manifest import BotSpec
-from arena.record import Fault, FaultKind, MatchRecord
-from arena.referee import FaultPolicy, play_match
-from engine.core import Game
+from arena.record import DecisionRecord, Fault, FaultKind, MatchRecord
+from arena.referee import DecisionObserver, FaultPolicy, play_match
+from engine.core import Game, State
 from engine.registry import games
 from protocols.transport import Hub
 
@@ -52,7 +53,8 @@ class PacedTable:
         self.cpu_before: list[float | None] = []
 
     def play(self, game: Game, control: TimeControl, plans: dict[int, str], *, strikes: int = 3,
-             clock: ClockRule = ClockRule("cpu"), absent: int | None = None) -> MatchRecord:
+             clock: ClockRule = ClockRule("cpu"), absent: int | None = None,
+             on_decision: DecisionObserver | None = None) -> MatchRecord:
         """Three seats, each a fresh paced bot except ``absent`` (expected, never connected)."""
         bots = BotHandle.launch_all([PACED] * (3 - (absent is not None)), self.hub, self.log_dir)
         self.handles.extend(bots)
@@ -62,7 +64,7 @@ class PacedTable:
             bots.insert(absent, BotHandle(BotSpec("absent", ("paced",)), self.hub, self.hub.expect("absent")))
         match_id = "cpu;" + ";".join(f"{seat}={plan}" for seat, plan in plans.items())
         return play_match(game, game.configure(3), SEED, bots, control, FaultPolicy(strikes),
-                          match_id=match_id, clock=clock)
+                          match_id=match_id, clock=clock, on_decision=on_decision)
 
     def printed(self, seat: int, match: int = 0) -> list[str]:
         """What the bot of ``seat`` in the ``match``-th match of the test has printed."""
@@ -213,3 +215,42 @@ def test_every_bot_is_left_frozen_after_the_match(game: Game, table: PacedTable)
     after = [h.cpu_used() for h in table.handles]
     assert all(b is not None and a is not None and a - b < 0.02 for a, b in zip(after, before)), \
         (before, after)
+
+
+def test_cpu_used_after_a_reply_is_charged_once_to_the_next_decision(game: Game, table: PacedTable) -> None:
+    # Seat 0 burns 0.2 s, answers (the last of the three, so it is left running: it decides again
+    # at once), then burns 0.3 s more while the referee is between rounds, held there until the
+    # burn is over. Charged neither twice nor never: 0.5 s over its two decisions.
+    held: list[bool] = []
+
+    def between(_: State, decision: DecisionRecord) -> None:
+        if decision.seat == 0 and not held:
+            group = table.handles[0].process.group if table.handles[0].process else None
+            assert group is not None
+            # Frozen instead (another seat answered after it), it burns in its next decision.
+            held.append(wait_until(lambda: "burnt" in table.printed(0) or group.frozen(), 10))
+
+    record = table.play(game, TimeControl(1.0, grace=0.0), {0: "a0.3,r"}, on_decision=between)
+    assert record.faults == () and held == [True]
+    first, second = (record.decisions[i].cpu for i in own(record)[:2])
+    assert first is not None and second is not None
+    assert 0.2 <= first and 0.5 <= first + second < 0.6, (first, second)
+
+
+@pytest.mark.parametrize("kind", ["cpu", "wall"])
+def test_each_clock_charges_the_bank_exactly_what_it_records(
+    game: Game, table: PacedTable, kind: str
+) -> None:
+    # Three decisions sleep 0.1 s and burn 0.15 s of CPU, with 0.1 s free of the bank: the bank
+    # pays the CPU time beyond it under the CPU clock, the elapsed time beyond it under the wall
+    # clock, as the record has them, to the millisecond the wire carries.
+    record = table.play(game, TimeControl(0.1, bank=20.0, grace=0.0), {0: "b0.15,b0.15,b0.15,r"},
+                        clock=ClockRule(kind))
+    assert record.faults == () and record.detail["clock"] == kind
+    bank = 20.0
+    banks = [int(line.split()[2]) for line in table.printed(0) if line.startswith("act ")]
+    for decision, sent in zip((record.decisions[i] for i in own(record)[:3]), banks[1:4], strict=True):
+        assert decision.cpu is not None and decision.elapsed >= decision.cpu + 0.1
+        charged = decision.cpu if kind == "cpu" else decision.elapsed
+        bank -= max(0.0, charged - 0.1)
+        assert sent == int(bank * 1000) or abs(sent - bank * 1000) < 1, (sent, bank, decision)

@@ -12,6 +12,7 @@ cS      sleep 0.1 s, then answer 8 ms of CPU after S seconds of CPU, sending a `
         12 and 2 ms before S, so that the referee is handling a frame, not idle, when S passes
 wS      answer at once, then spin for S seconds of elapsed time
 x       answer at once, then stop this process (SIGSTOP): next to no CPU from then on
+aS      burn 0.2 s of CPU, answer, then burn S seconds of CPU and print ``burnt``
 
 After ``end``, a bot whose plan ends with ``!`` spins until ``bye``. It prints the ``welcome``'s
 server name, the endpoint it connected to, each ``start``'s clock kind and each ``act``'s ply and bank (ms).
@@ -77,6 +78,8 @@ def main() -> None:
                 continue
             if what in "bc":
                 time.sleep(0.1)
+            if what == "a":
+                burn(0.2)
             if what == "b":
                 burn(amount)
             elif what == "s":
@@ -92,6 +95,9 @@ def main() -> None:
             if what == "x":
                 time.sleep(0.2)  # the reply leaves (ZeroMQ sends it from its own thread)
                 os.kill(os.getpid(), signal.SIGSTOP)
+            if what == "a":
+                burn(amount)
+                print("burnt", flush=True)
             if what == "w":
                 end = time.monotonic() + amount
                 while time.monotonic() < end:
