@@ -28,9 +28,19 @@ def test_limits_freezing_and_cpu_time_hold_for_all_its_processes(tmp_path: Path)
         group = process.group
         assert group is not None
         values = {f.name: f.read_text().strip() for folder in group.folders for f in folder.iterdir()
-                  if f.name in ("pids.max", "memory.limit_in_bytes", "memory.max", "cpuset.cpus")}
+                  if f.name in ("pids.max", "memory.limit_in_bytes", "memory.max", "memory.memsw.limit_in_bytes",
+                                "memory.swap.max", "cpuset.cpus", "cpu.shares", "cpu.weight")}
         assert values["pids.max"] == "20"
         assert values.get("memory.limit_in_bytes", values.get("memory.max")) == str(256 << 20)
+        if "memory.memsw.limit_in_bytes" in values:  # where the kernel accounts swap
+            assert values["memory.memsw.limit_in_bytes"] == str(256 << 20)
+        if "memory.swap.max" in values:
+            assert values["memory.swap.max"] == "0"
+        where = layout()
+        assert where is not None
+        # Every bot weighs the same, however many processes it has (where the machine can weigh).
+        weight = {1: "1024", 2: "100"}[where.version] if "cpu" in where.bases else None
+        assert values.get("cpu.shares", values.get("cpu.weight")) == weight
         assert wait_until(lambda: len(group.members()) == 4, 10)  # bubblewrap's two, the bot, its child
         assert wait_until(lambda: (process.cpu_used() or 0.0) > 0.2, 10), "it spins while thawed"
         process.freeze()
@@ -45,6 +55,22 @@ def test_limits_freezing_and_cpu_time_hold_for_all_its_processes(tmp_path: Path)
         folders = group.folders
     assert process.group is None and not any(f.exists() for f in folders)
     assert group.members() == []
+
+
+def test_pinning_moves_every_process_of_the_group_and_no_process_can_widen_it(tmp_path: Path) -> None:
+    sleepers = "import os, time\nos.fork()\ntime.sleep(60)\n"
+    with BotProcess(BotSpec("sleepers", (sys.executable, "-c", sleepers)), {}, tmp_path / "log") as process:
+        group = process.group
+        assert group is not None
+        assert wait_until(lambda: len(group.members()) == 4, 10)  # bubblewrap's two, the bot, its child
+        cpus = frozenset(os.sched_getaffinity(0))
+        last = frozenset({max(cpus)})
+        process.pin(last)
+        assert {frozenset(os.sched_getaffinity(pid)) for pid in group.members()} == {last}
+        with pytest.raises(OSError):
+            os.sched_setaffinity(group.members()[-1], cpus - last or {max(cpus) + 1})
+        process.pin(cpus)
+        assert {frozenset(os.sched_getaffinity(pid)) for pid in group.members()} == {cpus}
 
 
 def test_admit_moves_a_running_process_into_every_hierarchy_and_fails_for_an_ended_one() -> None:
