@@ -7,8 +7,10 @@ bot is still usable (:meth:`BotHandle.alive`), restart it (:meth:`BotHandle.rest
 
 A sandboxed local bot is frozen once it has greeted: the referee thaws it (:meth:`BotHandle.thaw`)
 when it asks it to act and freezes it (:meth:`BotHandle.freeze`) when its reply is in, so it runs
-on its own clock only; :meth:`BotHandle.cpu_used` is the CPU time all its processes have used.
-For remote and unsandboxed bots these do nothing (``cpu_used`` is ``None``).
+on its own clock only; :meth:`BotHandle.cpu_used` is the CPU time all its processes have used. A
+trusted local bot with control groups of its own is measured and pinned too, but never frozen, so
+only sandboxed bots may be held to the CPU clock (:attr:`BotHandle.cpu_clockable`). For remote
+bots, and bots without control groups, these do nothing (``cpu_used`` is ``None``).
 """
 
 from __future__ import annotations
@@ -132,8 +134,14 @@ class BotHandle:
 
     def cpu_used(self) -> float | None:
         """Seconds of CPU used so far by all the bot's processes, or ``None`` where not measured
-        (remote or unsandboxed bots, or machines without control groups)."""
+        (remote bots, or bots without control groups)."""
         return None if self.process is None else self.process.cpu_used()
+
+    @property
+    def cpu_clockable(self) -> bool:
+        """Whether the bot may be held to the CPU clock: a sandboxed local bot whose CPU time is
+        measured."""
+        return self.process is not None and self.process.sandboxed and self.cpu_used() is not None
 
     def restart(self, handshake_timeout: float = HANDSHAKE_TIMEOUT) -> None:
         """Close a local bot and start it afresh (a new token); raises :class:`BotStartError`."""

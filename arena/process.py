@@ -3,9 +3,11 @@ minimal environment, its output captured to a capped log, and always reaped.
 
 An untrusted bot (any but a built-in or ``trusted`` one) runs in its sandbox (:mod:`arena.sandbox`):
 bubblewrap's namespaces, an identity of its own when the referee is root, and control groups of its
-own that :meth:`BotProcess.freeze`, :meth:`BotProcess.thaw` and :meth:`BotProcess.cpu_used` work on
-and that are killed whole at the end. A trusted bot runs in a private working directory and
-(where the machine allows) without network.
+own that :meth:`BotProcess.freeze`, :meth:`BotProcess.thaw`, :meth:`BotProcess.pin` and
+:meth:`BotProcess.cpu_used` work on and that are killed whole at the end. A trusted bot runs in a
+private working directory and (where the machine allows) without network, and in control groups
+of its own too where this process may make them, without limits and never frozen: for its CPU
+time, its equal CPU weight and its processors, not to confine it.
 
 Either way the bot's environment is ``PATH``, ``HOME`` and ``TMPDIR`` (its private folder), ``LANG``,
 its manifest's ``env`` and the ``ARENA_*`` variables, never the referee's. The limits are applied by
@@ -117,6 +119,16 @@ def _bot_group(name: str, limits: ResourceLimits) -> BotGroup | None:
         return None
 
 
+def _trusted_group(name: str) -> BotGroup | None:
+    """New control groups for a trusted bot (no process or memory limit), or ``None`` where this
+    machine or user cannot make them: a trusted bot then runs without."""
+    try:
+        return BotGroup.create(GroupLimits(None, None, frozenset(os.sched_getaffinity(0))))
+    except SandboxError as exc:
+        log.debug("trusted bot %r runs without control groups: %s", name, exc)
+        return None
+
+
 def _find_program(program: str, cwd: Path, path: str | None) -> str | None:
     """Why ``program`` cannot be executed from ``cwd`` with ``PATH`` = ``path``, or ``None``."""
     if os.sep in program:
@@ -185,11 +197,14 @@ class BotProcess:
         if problem is not None:
             self._remove_private_dir()
             raise BotStartError(f"cannot start bot {self.spec.name!r} ({program}): {problem}")
-        command = self._sandboxed_command() if self.sandboxed else launcher_command(
-            self.spec.command,
-            Settings(rlimits(self.spec.limits),
-                     self.isolate_network and network_isolation_problem() is None, os.getpid()),
-        )
+        if self.sandboxed:
+            command = self._sandboxed_command()
+        else:
+            self.group = _trusted_group(self.spec.name)
+            command = launcher_command(self.spec.command, Settings(
+                rlimits(self.spec.limits), self.isolate_network and network_isolation_problem() is None,
+                os.getpid(), () if self.group is None else tuple(str(f) for f in self.group.join_files),
+            ))
         try:
             self._popen = subprocess.Popen(
                 command,
@@ -240,13 +255,13 @@ class BotProcess:
 
     def freeze(self) -> None:
         """Stop every process of a sandboxed bot until :meth:`thaw` (without waiting for the kernel
-        to finish); nothing for a bot without control groups."""
-        if self.group is not None and not self._closed:
+        to finish); nothing for a trusted bot or one without control groups."""
+        if self.group is not None and self.sandboxed and not self._closed:
             self.group.freeze()
 
     def thaw(self) -> None:
         """Let a frozen bot run again."""
-        if self.group is not None and not self._closed:
+        if self.group is not None and self.sandboxed and not self._closed:
             self.group.thaw()
 
     def pin(self, cpus: frozenset[int]) -> None:
@@ -259,8 +274,8 @@ class BotProcess:
                 log.warning("%s keeps its processors: %s", self.spec.name, exc)
 
     def cpu_used(self) -> float | None:
-        """Seconds of CPU used so far by every process of a sandboxed bot; ``None`` without
-        control groups."""
+        """Seconds of CPU used so far by every process of the bot; ``None`` without control
+        groups."""
         if self.group is None or self._closed:
             return None
         return self.group.cpu_used()
@@ -343,9 +358,9 @@ class BotProcess:
     def _signal_group(self, sig: signal.Signals) -> None:
         """Send ``sig`` to the process group; for a sandboxed bot (whose processes may have left
         the group), to the processes of its control group but bubblewrap's, which would end them
-        all at once, and SIGKILL kills the control group whole."""
+        all at once. SIGKILL also kills a bot's control group whole."""
         assert self._popen is not None
-        if self.group is not None and sig != signal.SIGKILL:
+        if self.group is not None and self.sandboxed and sig != signal.SIGKILL:
             self.group.signal_all(sig, spare=self._popen.pid)
             return
         try:

@@ -48,7 +48,8 @@ class DecisionRecord:
     ``fallback`` is true where the referee chose for the seat after a fault. ``info`` is kept as
     :func:`arena.jsonable.jsonable` makes it, so every record can be written as strict JSON.
     ``cpu``: seconds of CPU all the bot's processes used for this decision (from its thaw, or its
-    previous decision, to its reply); ``None`` where not measured (unsandboxed or remote bots).
+    previous decision, to its reply); ``None`` where not measured (remote bots, bots without control
+    groups).
     """
 
     seat: int

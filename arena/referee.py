@@ -138,7 +138,7 @@ class _Match:
         self.cpu_spent: dict[int, float | None] = {}  # seat → CPU seconds of its pending decision
         self.refused_before = self.hub.refused
         self.peer_drops_before = [h.peer.dropped for h in handles]
-        accounted = all(h.cpu_used() is not None for h in handles if h.alive())
+        accounted = all(h.cpu_clockable for h in handles if h.alive())
         try:
             self.clock_kind = clock.resolve(accounted)
         except TimeControlError as exc:

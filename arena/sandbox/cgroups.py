@@ -126,10 +126,11 @@ def _v2_enable(base: Path, controllers: Iterable[str]) -> None:
 
 @dataclass(frozen=True, slots=True)
 class GroupLimits:
-    """What a bot's group holds it to: processes (and threads), bytes of memory for all its
-    processes together (``None``: unlimited), and the processors it may use (empty: any)."""
+    """What a bot's group holds it to: processes (and threads; ``None``: unlimited), bytes of
+    memory for all its processes together (``None``: unlimited), and the processors it may use
+    (empty: any)."""
 
-    pids: int
+    pids: int | None
     memory_bytes: int | None
     cpus: frozenset[int]
 
@@ -224,7 +225,8 @@ class BotGroup:
 
     @staticmethod
     def _limit(version: int, folders: dict[str, Path], limits: GroupLimits) -> None:
-        _write(folders["pids"] / "pids.max", str(limits.pids))
+        if limits.pids is not None:
+            _write(folders["pids"] / "pids.max", str(limits.pids))
         if WEIGHT_CONTROLLER in folders:
             weight, value = EQUAL_WEIGHT[version]
             _write(folders[WEIGHT_CONTROLLER] / weight, value)

@@ -133,7 +133,8 @@ def test_a_bot_spinning_between_turns_gets_no_processor_time_then(
         spinner.thaw()
         time.sleep(0.3)
         assert (spinner.cpu_used() or 0.0) - (idle or 0.0) > 0.1, "thawed, it spins"
-        assert all(d.cpu is None for d in record.decisions if d.seat != 0), "built-ins unmeasured"
+        # Built-ins are measured too (control groups of their own, outside the sandbox).
+        assert all(d.cpu is not None for d in record.decisions if d.seat != 0)
     finally:
         spinner.close(grace=0.2)
 
