@@ -57,6 +57,28 @@ def test_limits_freezing_and_cpu_time_hold_for_all_its_processes(tmp_path: Path)
     assert group.members() == []
 
 
+def test_a_trusted_bot_has_groups_of_its_own_to_measure_and_weigh_it_never_to_freeze_it(
+    tmp_path: Path
+) -> None:
+    spec = BotSpec("trusted", (sys.executable, "-c", SPIN), trusted=True, limits=ResourceLimits(memory_mb=None))
+    with BotProcess(spec, {}, tmp_path / "spin.log") as process:
+        group = process.group
+        assert group is not None
+        assert wait_until(lambda: len(group.members()) == 2, 10)  # the bot and its child: no jail
+        limits = {f.name: f.read_text().strip() for folder in group.folders for f in folder.iterdir()
+                  if f.name in ("pids.max", "memory.limit_in_bytes", "memory.max", "cpu.shares", "cpu.weight")}
+        assert limits.get("pids.max") == "max"
+        assert limits.get("memory.limit_in_bytes", limits.get("memory.max")) in ("max", str(2**63 - 4096))
+        assert limits.get("cpu.shares", limits.get("cpu.weight")) in ("1024", "100", None)
+        process.freeze()  # nothing for a trusted bot
+        spun = process.cpu_used()
+        assert spun is not None
+        assert wait_until(lambda: (process.cpu_used() or 0.0) - spun > 0.2, 10), "never frozen"
+        assert not group.frozen()
+        folders = group.folders
+    assert not any(f.exists() for f in folders)
+
+
 def test_pinning_moves_every_process_of_the_group_and_no_process_can_widen_it(tmp_path: Path) -> None:
     sleepers = "import os, time\nos.fork()\ntime.sleep(60)\n"
     with BotProcess(BotSpec("sleepers", (sys.executable, "-c", sleepers)), {}, tmp_path / "log") as process:
