@@ -15,7 +15,11 @@ from arena.handle import BotHandle, close_all
 from arena.manifest import BotSpec
 from arena.record import MatchRecord
 from arena.referee import FaultPolicy, play_match, run_match
-from arena.tournament.cpus import usable_cpus
+from arena.store.db import Store
+from arena.tournament.config import parse_config
+from arena.tournament.cpus import slot_pinnings, usable_cpus
+from arena.tournament.executors import LocalExecutor
+from arena.tournament.runner import run_tournament
 from engine.core import Game
 from engine.registry import get_game
 from protocols.transport import Hub
@@ -87,3 +91,26 @@ def test_a_match_with_one_processor_to_itself_keeps_every_sandboxed_bot_on_it(
     for decision in record.decisions:
         assert isinstance(decision.info, dict)
         assert decision.info["cpus"] == [cpu] and decision.info["widened"] is False, decision
+
+
+def test_a_pinned_tournament_keeps_each_sandboxed_bot_on_its_workers_processor(tmp_path: Path) -> None:
+    # One worker, pinned to the first processor (any other is only for bots starting): once they
+    # play, its sandboxed bots are on its processor alone and cannot ask for more.
+    tmp_path.chmod(0o755)  # the bots' folder (the config's): sandboxed bots must read it
+    (pinning,) = slot_pinnings(1, True)
+    assert pinning is not None
+    bots = [{"name": f"r{i}", "bot": f"{sys.executable} {CPU_BOTS} rival 0 0"} for i in range(3)]
+    config = parse_config(
+        {"name": "pinned", "game": "waroong", "table_size": 3, "deals": 1, "seed": 5,
+         "time_control": "2s", "concurrency": 1, "bots": bots},
+        source="test", base=tmp_path,
+    )
+    with Store(tmp_path / "pinned.db") as store:
+        summary = run_tournament(config, store, LocalExecutor(1, pin_cpus=True))
+        games = store.games("pinned")
+    assert summary.played == summary.total > 0
+    for game in games:
+        assert game.record.faults == ()
+        for decision in game.record.decisions:
+            assert isinstance(decision.info, dict)
+            assert (decision.info["cpus"], decision.info["widened"]) == ([pinning.cpu], False), decision
