@@ -191,7 +191,12 @@ class BotGroup:
         folders: dict[str, Path] = {}
         try:
             if where.version == 2:
-                _v2_enable(where.bases[""], [c for c in where.bases if c])
+                _v2_enable(where.bases[""], V2_CONTROLLERS)
+                if WEIGHT_CONTROLLER in where.bases:
+                    try:  # refused, e.g., while real-time processes run outside the root group
+                        _v2_enable(where.bases[""], [WEIGHT_CONTROLLER])
+                    except SandboxError:
+                        pass
             for controller, base in where.bases.items():
                 folder = base / name
                 if folder not in folders.values():
@@ -227,8 +232,8 @@ class BotGroup:
     def _limit(version: int, folders: dict[str, Path], limits: GroupLimits) -> None:
         if limits.pids is not None:
             _write(folders["pids"] / "pids.max", str(limits.pids))
-        if WEIGHT_CONTROLLER in folders:
-            weight, value = EQUAL_WEIGHT[version]
+        weight, value = EQUAL_WEIGHT[version]
+        if WEIGHT_CONTROLLER in folders and (folders[WEIGHT_CONTROLLER] / weight).exists():
             _write(folders[WEIGHT_CONTROLLER] / weight, value)
         cpuset = folders["cpuset"]
         parent_cpus = _cpu_list((cpuset.parent / "cpuset.cpus.effective" if version == 2
