@@ -20,10 +20,12 @@ from __future__ import annotations
 import hashlib
 import os
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from arena.errors import ArenaError
+from arena.record import MatchRecord
+from engine.core import Wire
 
 #: Bytes of a drawn secret (256 bits).
 SECRET_BYTES = 32
@@ -135,3 +137,27 @@ def write_secret_file(path: Path, secret: DealSecret) -> None:
         os.write(fd, (secret.hex() + "\n").encode())
     finally:
         os.close(fd)
+
+
+@dataclass(frozen=True, slots=True)
+class Dealing:
+    """How the deals of one run of matches (``arena play``) are made: keyed with ``secret``, or
+    public without one. ``reveal``: the secret was drawn for this run alone, so the records the
+    organiser keeps may carry it (a supplied one may deal other runs: only its commitment goes)."""
+
+    secret: DealSecret | None = None
+    reveal: bool = False
+
+    def engine_seed(self, deal_seed: int) -> int:
+        """The engine seed of the deal whose seed is ``deal_seed``."""
+        return engine_seed(self.secret, deal_seed)
+
+    def annotate(self, record: MatchRecord, deal_seed: int) -> MatchRecord:
+        """``record`` with ``detail["deal"]``: the deal's seed, the commitment and (if ``reveal``)
+        the secret, what checks that its engine seed was not chosen; unchanged for public deals."""
+        if self.secret is None:
+            return record
+        deal: dict[str, Wire] = {"seed": deal_seed, "commitment": self.secret.commitment()}
+        if self.reveal:
+            deal["secret"] = self.secret.hex()
+        return replace(record, detail={**record.detail, "deal": deal})
