@@ -34,6 +34,7 @@ from arena.tournament.runner import RunSummary, run_tournament, validate
 from arena.tournament.sampled import balance
 from arena.tournament.schedule import Schedule, build_schedule, stored_results
 from arena.tournament.sprt import stored_sprt
+from arena.tournament.verify import verify_tournament
 from leaderboards.render_table import render_table
 
 tournament_app = typer.Typer(
@@ -453,6 +454,30 @@ def status_command(db: DbOpt = DEFAULT_DB, tournament: TournamentOpt = None) -> 
     console.print(table)
     say("faults: every fault and forfeit, counted as the leaderboard counts them")
     remote_status(db, config)
+
+
+@tournament_app.command("verify")
+def verify_command(
+    db: DbOpt = DEFAULT_DB, tournament: TournamentOpt = None, deal_secret: DealSecretOpt = None
+) -> None:
+    """Check that a stored tournament's deals were not chosen: its revealed deal secret (or, for
+    the organiser before the reveal, the one in DB.deals or --deal-secret FILE) matches the
+    commitment stored before play, every stored game was dealt from its scheduled deal keyed with
+    it, and every game replays to its stored scores. Exit 1 naming each game that does not.
+
+    Example: arena tournament verify --db league.db
+    """
+    with open_store(db) as store, user_errors():
+        supplied = None if deal_secret is None else read_secret_file(deal_secret)
+        found = verify_tournament(store, tournament, supplied)
+    for problem in found.problems:
+        say(problem, err=True)
+    if found.problems:
+        raise fail(f"{len(found.problems)} of {found.games} games failed the check", code=1)
+    what = "dealt from their scheduled seeds" if found.public else (
+        f"dealt from their scheduled seeds keyed with {found.source}, which matches the commitment"
+    )
+    say(f"verified {found.games} games: {what}; every one replays to its stored scores")
 
 
 @tournament_app.command("add-bot")
