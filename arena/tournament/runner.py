@@ -131,9 +131,9 @@ def run_tournament(
         config = keep_stored_seed(store, config)
         schedule, builds = register(store, config, executor, allow_changed)
         secret = tournament_secret(store, config, deal_secret)
-        if display is not None:
-            display.note(describe_deals(store.deal_commitment(config.name)))
         stored = store.stored_ids(config.name)
+        if display is not None and len(stored) < len(schedule):  # before play, what deals it
+            display.note(describe_deals(store.deal_commitment(config.name)))
         already = len(stored)
         by_id = schedule.by_id()
         tally = display.tally if display is not None else Tally(total=len(schedule))
