@@ -129,8 +129,12 @@ def run_tournament(
     abandon = True
     try:
         config = keep_stored_seed(store, config)
+        # A stored tournament's secret is checked before any bot is started for it.
+        stored_before = any(row.name == config.name for row in store.tournaments())
+        secret = tournament_secret(store, config, deal_secret) if stored_before else None
         schedule, builds = register(store, config, executor, allow_changed)
-        secret = tournament_secret(store, config, deal_secret)
+        if not stored_before:
+            secret = tournament_secret(store, config, deal_secret)
         stored = store.stored_ids(config.name)
         if display is not None and len(stored) < len(schedule):  # before play, what deals it
             display.note(describe_deals(store.deal_commitment(config.name)))
