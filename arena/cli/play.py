@@ -15,10 +15,10 @@ from rich.table import Table
 from rich.text import Text
 
 from arena.cli.audience import audience_view
-from arena.cli.common import console, fail, inert, user_errors
+from arena.cli.common import console, fail, inert, say, user_errors
 from arena.cli.series import play_games, series_table
 from arena.clock import CLOCK_HELP, ClockRule, TimeControl
-from arena.deals import DealSecret, Dealing, read_secret_file
+from arena.deals import DealSecret, Dealing, read_secret_file, write_secret_file
 from arena.manifest import resolve_bot
 from arena.record import DecisionRecord, MatchRecord
 from arena.referee import FaultPolicy, run_match
@@ -96,7 +96,8 @@ def play_command(
     deal_secret: Annotated[
         Path | None,
         typer.Option("--deal-secret", help="A file holding a deal secret (hex, mode 0600) to key the "
-                                           "deals with, to play the same games again."),
+                                           "deals with, to play the same games again; made with a "
+                                           "fresh secret if it does not exist."),
     ] = None,
 ) -> None:
     """Play one match, one bot per seat, and print the result. Untrusted bots (any but built-in
@@ -196,10 +197,15 @@ def play_command(
 
 
 def _dealing(secret_file: Path | None, trusted: bool) -> Dealing:
-    """The run's deals: keyed with the secret in ``secret_file``; else public when every seat is
-    ``trusted`` (judged before --no-sandbox); else keyed with a fresh secret, revealed in the
-    records. Raises :class:`DealSecretError` if the file cannot be read."""
+    """The run's deals: keyed with the secret in ``secret_file`` (a fresh one written there first
+    if there is no such file); else public when every seat is ``trusted`` (judged before
+    --no-sandbox); else keyed with a fresh secret, revealed in the records. Raises
+    :class:`DealSecretError` if the file cannot be read or written."""
     if secret_file is not None:
+        if not secret_file.exists():
+            write_secret_file(secret_file, DealSecret.draw())
+            say(f"wrote a fresh deal secret to {secret_file}: give it again to replay these deals",
+                err=True)
         return Dealing(read_secret_file(secret_file))
     return Dealing() if trusted else Dealing(DealSecret.draw(), reveal=True)
 

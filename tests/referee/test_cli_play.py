@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli.app import app
-from arena.deals import DealSecret, write_secret_file
+from arena.deals import DealSecret, read_secret_file
 from arena.record import MatchRecord
 from engine.core import Game, replay
 from engine.registry import get_game
@@ -89,9 +89,7 @@ def test_play_with_an_untrusted_bot_keys_the_deal_and_a_supplied_secret_repeats_
     tmp_path: Path,
 ) -> None:
     outsider = f"{sys.executable} -m bots.random"
-    secret_file = tmp_path / "deal.secret"
-    secret = DealSecret.draw()
-    write_secret_file(secret_file, secret)
+    secret_file = tmp_path / "deal.secret"  # made by the first run that names it
     records = []
     for extra in ([], ["--deal-secret", str(secret_file)], ["--deal-secret", str(secret_file)]):
         path = tmp_path / "match.json"
@@ -102,6 +100,8 @@ def test_play_with_an_untrusted_bot_keys_the_deal_and_a_supplied_secret_repeats_
         assert "deal seed 7, keyed" in result.output
         records.append(MatchRecord.from_wire(json.loads(path.read_text())))
     fresh, supplied, again = records
+    assert secret_file.stat().st_mode & 0o777 == 0o600
+    secret = read_secret_file(secret_file)
     # A fresh secret per run, kept in the record; a supplied one keeps only its commitment.
     deal = fresh.detail["deal"]
     assert isinstance(deal, dict) and deal["seed"] == 7
