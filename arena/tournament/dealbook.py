@@ -12,12 +12,11 @@ games on any machine. Any other tournament's engine seeds are keyed with its sec
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import replace
 from pathlib import Path
 
 from arena.deals import DealSecret, DealSecretError, check_commitment, read_private_text
-from arena.remote.keys import write_private
+from arena.remote.keys import replace_private
 from arena.store.db import DealCommitment, Store
 from arena.tournament.config import BotEntry, TournamentConfig
 
@@ -70,14 +69,7 @@ def keep_secret(database: Path, tournament: str, secret: DealSecret) -> None:
         )
     book[tournament] = secret
     plain = {"tournaments": {name: s.hex() for name, s in sorted(book.items())}}
-    path = deal_book_path(database)
-    fresh = path.with_name(f"{path.name}.{os.getpid()}.new")
-    write_private(fresh, json.dumps(plain, indent=1) + "\n")
-    try:
-        os.replace(fresh, path)
-    except OSError as exc:
-        fresh.unlink(missing_ok=True)
-        raise DealSecretError(f"cannot write {path}: {exc.strerror}") from None
+    replace_private(deal_book_path(database), json.dumps(plain, indent=1) + "\n")
 
 
 def tournament_secret(
