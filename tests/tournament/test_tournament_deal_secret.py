@@ -15,7 +15,10 @@ import pytest
 from tournament_league import run_arena
 
 from arena.deals import DealSecret, DealSecretError
-from arena.store.db import Store
+from arena.rating_input import deal_settings
+from arena.site.build import build_site
+from arena.site.privacy import LATER, public_settings
+from arena.store.db import DealCommitment, Store
 from arena.tournament import TournamentError
 from arena.tournament.config import TournamentConfig, config_from_plain, parse_config
 from arena.tournament.dealbook import deal_book_path, stored_secrets, tournament_secret
@@ -25,6 +28,7 @@ from arena.tournament.late import add_late_entry, late_entry
 from arena.tournament.runner import RunSummary, run_tournament
 from arena.tournament.schedule import build_schedule
 from arena.tournament.verify import verify_tournament
+from leaderboards.model import RatingSettings
 
 #: A bot that is not built in (so not trusted), run unsandboxed so that no sandbox is needed here.
 OUTSIDER = f"{sys.executable} -m bots.random"
@@ -203,3 +207,29 @@ def test_status_shows_the_commitment_and_verify_checks_from_the_command_line(pla
     done = run_arena("tournament", "verify", "--db", str(played), cwd=played.parent)
     assert done.returncode == 0, done.stderr
     assert "verified 3 games" in done.stdout
+
+
+def test_the_site_publishes_the_commitment_during_play_and_the_secret_after(
+    played: Path, tmp_path: Path
+) -> None:
+    secret = stored_secrets(played)["keyed"]
+    with Store(played) as store:
+        build_site(store, tmp_path / "after", settings=RatingSettings(bootstrap_samples=4))
+    after = (tmp_path / "after" / "index.html").read_text(encoding="utf-8")
+    assert secret.commitment() in after and secret.hex() in after
+    db = copy(played, tmp_path)
+    interrupt(db, keep=1)
+    with Store(db) as store:
+        build_site(store, tmp_path / "during", settings=RatingSettings(bootstrap_samples=4))
+    during = "".join(p.read_text(encoding="utf-8") for p in (tmp_path / "during").rglob("*.*")
+                     if p.suffix in (".html", ".js", ".json"))
+    assert secret.commitment() in during and secret.hex() not in during
+
+
+def test_published_settings_hide_the_master_seed_and_a_deal_secret_while_running() -> None:
+    settings = {"seed": 6, "deal_commitment": "c0ffee", "deal_secret": "5ec12e7"}
+    assert public_settings(settings, running=True) == {
+        "seed": LATER, "deal_commitment": "c0ffee", "deal_secret": LATER}
+    assert public_settings(settings) == settings
+    assert deal_settings(None) == {}
+    assert deal_settings(DealCommitment("c0ffee")) == {"deal_commitment": "c0ffee"}
