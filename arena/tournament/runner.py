@@ -156,6 +156,12 @@ def run_tournament(
             pending = [g for g in schedule if g.id not in stored and g.id not in tried]
             if not pending:
                 break
+            if _revealed(store, config.name):
+                raise TournamentError(
+                    f"{store.path}: tournament {config.name!r} has revealed its deal secret, so "
+                    f"the deals of its {len(pending)} games left to play could be computed; they "
+                    "are not played"
+                )
             wave = [g for g in pending if g.wave == pending[0].wave]
             unfinished = {g.id for g in wave}
             tried |= unfinished
@@ -206,6 +212,12 @@ def run_tournament(
     if secret is not None and (summary.missing == 0 or summary.decided):
         reveal(store, config.name, secret)
     return summary
+
+
+def _revealed(store: Store, tournament: str) -> bool:
+    """Whether ``tournament``'s deal secret is revealed."""
+    committed = store.deal_commitment(tournament)
+    return committed is not None and committed.revealed is not None
 
 
 def reveal(store: Store, tournament: str, secret: DealSecret) -> None:

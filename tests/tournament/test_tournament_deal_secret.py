@@ -58,14 +58,15 @@ def games(db: Path) -> dict[str, tuple[object, ...]]:
                                       g.record.scores) for g in store.games()}
 
 
-def interrupt(db: Path, keep: int) -> None:
-    """Make ``db`` look like a run stopped after ``keep`` games: the rest and the reveal undone."""
+def interrupt(db: Path, keep: int, unreveal: bool = True) -> None:
+    """Make ``db`` look like a run stopped after ``keep`` games: the rest (and the reveal) undone."""
     with sqlite3.connect(db) as conn:
         ids = [row[0] for row in conn.execute("SELECT id FROM games ORDER BY rowid")][keep:]
         for game_id in ids:
             conn.execute("DELETE FROM game_seats WHERE game = ?", (game_id,))
             conn.execute("DELETE FROM games WHERE id = ?", (game_id,))
-        conn.execute("UPDATE deal_secrets SET revealed = NULL")
+        if unreveal:
+            conn.execute("UPDATE deal_secrets SET revealed = NULL")
 
 
 @pytest.fixture(scope="module")
@@ -147,6 +148,14 @@ def test_a_lost_secret_is_a_clear_error_and_only_the_committed_one_is_taken(
     assert games(db) == before and not deal_book_path(db).exists()
     play(league(played.parent), db, secret)  # the organiser's copy of the secret
     assert games(db) == games(played) and stored_secrets(db) == {"keyed": secret}
+
+
+def test_games_left_once_the_secret_is_revealed_are_not_played(played: Path, tmp_path: Path) -> None:
+    db = copy(played, tmp_path)
+    interrupt(db, keep=1, unreveal=False)
+    with pytest.raises(TournamentError, match="revealed its deal secret, so the deals of its 2 games"):
+        play(league(played.parent), db)
+    assert len(games(db)) == 1
 
 
 def test_a_deal_book_others_may_read_is_refused(played: Path, tmp_path: Path) -> None:
