@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import cast
 
 from arena.record import MatchRecord
-from arena.store.db import Store
+from arena.store.db import DealCommitment, Store
 from arena.tournament.config import config_from_plain
 from arena.tournament.schedule import build_schedule, stored_results
 from arena.tournament.sprt import stored_sprt
@@ -33,6 +33,17 @@ def rated_game(record: MatchRecord) -> RatedGame:
     )
 
 
+def deal_settings(committed: DealCommitment | None) -> dict[str, str]:
+    """What a board publishes of a tournament's deal secret: its commitment, and the secret once
+    revealed (nothing for public deals)."""
+    if committed is None:
+        return {}
+    shown = {"deal_commitment": committed.commitment}
+    if committed.revealed is not None:
+        shown["deal_secret"] = committed.revealed
+    return shown
+
+
 def stored_leaderboard(
     store: Store, tournament: str | None = None, settings: RatingSettings = RatingSettings()
 ) -> Leaderboard:
@@ -54,7 +65,7 @@ def stored_leaderboard(
     sprt = stored_sprt(config, games)
     info = TournamentInfo(
         name=row.name,
-        settings=cast(dict[str, Wire], dict(row.config)),
+        settings=cast(dict[str, Wire], {**row.config, **deal_settings(store.deal_commitment(row.name))}),
         provisional=len(games) < len(schedule) and (sprt is None or sprt.verdict is None),
         sprt=sprt,
         remote=tuple(b.name for b in config.bots if b.remote),

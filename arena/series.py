@@ -1,6 +1,7 @@
 """A series of matches between the same bots, kept running between matches: ``arena play --games N``.
 
-Match ``i`` is dealt from ``derive_seed(seed, "game", i)`` and seats the bots rotated by ``i``
+Match ``i``'s deal seed is ``derive_seed(seed, "game", i)`` (keyed with the series' deal secret, if
+it has one, before the engine deals from it: :class:`arena.deals.Dealing`) and it seats the bots rotated by ``i``
 (seat ``s`` plays bot ``(s + i) mod players``), so over a multiple of the player count every bot
 sits in every seat equally often. Bots start once; one whose process died is started afresh before
 the next match. Nothing is stored: the records come back to the caller.
@@ -15,6 +16,7 @@ from pathlib import Path
 
 from arena import __version__
 from arena.clock import ClockRule, TimeControl
+from arena.deals import Dealing
 from arena.handle import BotHandle, close_all
 from arena.manifest import BotSpec
 from arena.process import BotStartError
@@ -52,10 +54,12 @@ def play_series(
     limits: Limits = DEFAULT_LIMITS,
     clock: ClockRule = ClockRule(),
     on_match: MatchDone | None = None,
+    dealing: Dealing = Dealing(),
 ) -> list[MatchRecord]:
     """Play ``games`` matches between ``bots`` (one per seat, rotated each match) and return their
-    records in order. Bots are closed and reaped at the end, whatever happens. The matches have
-    this process's processors to themselves (see :func:`~arena.referee.play_match`)."""
+    records in order (each annotated by ``dealing``). Bots are closed and reaped at the end,
+    whatever happens. The matches have this process's processors to themselves (see
+    :func:`~arena.referee.play_match`)."""
     if len(bots) != config.players:
         raise RefereeError(f"{config.players} players need {config.players} bots, got {len(bots)}")
     if games < 1:
@@ -70,8 +74,12 @@ def play_series(
         for number in range(games):
             _restart_dead(handles)
             seated = [handles[entry_at(seat, number, config.players)] for seat in range(config.players)]
-            record = play_match(game, config, match_seed(seed, number), seated, time_control,
-                                fault_policy, clock=clock, cpus=own_cpus())
+            deal_seed = match_seed(seed, number)
+            record = dealing.annotate(
+                play_match(game, config, dealing.engine_seed(deal_seed), seated, time_control,
+                           fault_policy, clock=clock, cpus=own_cpus()),
+                deal_seed,
+            )
             records.append(record)
             if on_match is not None:
                 on_match(number, record)

@@ -15,9 +15,10 @@ from rich.table import Table
 from rich.text import Text
 
 from arena.cli.audience import audience_view
-from arena.cli.common import console, fail, inert, user_errors
+from arena.cli.common import console, fail, inert, say, user_errors
 from arena.cli.series import play_games, series_table
 from arena.clock import CLOCK_HELP, ClockRule, TimeControl
+from arena.deals import DealSecret, Dealing, read_secret_file, write_secret_file
 from arena.manifest import resolve_bot
 from arena.record import DecisionRecord, MatchRecord
 from arena.referee import FaultPolicy, run_match
@@ -92,6 +93,12 @@ def play_command(
         typer.Option("--address", help="HOST or HOST:PORT written in connection files "
                                         "(default: the --listen endpoint, this machine's name for 0.0.0.0)."),
     ] = None,
+    deal_secret: Annotated[
+        Path | None,
+        typer.Option("--deal-secret", help="A file holding a deal secret (hex, mode 0600) to key the "
+                                           "deals with, to play the same games again; made with a "
+                                           "fresh secret if it does not exist."),
+    ] = None,
 ) -> None:
     """Play one match, one bot per seat, and print the result. Untrusted bots (any but built-in
     and `trusted = true` ones) run in the sandbox; without a working one (see `arena doctor`) they
@@ -108,6 +115,10 @@ def play_command(
     With --games N (e.g. arena play wongar -b "python3 mybot.py" -b random -b random -n 1000) the
     bots start once and play N matches, each dealt afresh from --seed and seated one place further
     round the table, and a summary per bot is printed: wins, mean place and score, faults.
+
+    With any seat but built-in and `trusted = true` bots, the deals are keyed with a deal secret
+    (fresh for each run, or --deal-secret FILE), so that no bot can compute them from --seed; the
+    record (--record) keeps the deal's seed and a fresh secret (docs/match-record.md).
     """
     with user_errors():
         chosen = get_game(game)
@@ -124,6 +135,7 @@ def play_command(
         if any(remote) and clock == "cpu":
             raise fail("remote seats are timed on the wall clock: --clock cpu cannot time them")
         config = chosen.configure(len(specs), variant, parse_knobs(knob))
+        dealing = _dealing(deal_secret, all(s.trusted for s in specs) and not any(remote))
         control = TimeControl.parse(tc)
         policy = FaultPolicy(strikes)
         rule = ClockRule(clock)
@@ -152,17 +164,17 @@ def play_command(
 
         try:
             with user_errors():
-                result = host_match(chosen, config, seed, seats, control, policy, hosting,
+                result = host_match(chosen, config, dealing.engine_seed(seed), seats, control, policy, hosting,
                                     announce=_announce, countdown=_countdown(), log_dir=logs,
                                     limits=limits, clock=rule, on_decision=watched if watch else None)
         finally:
             watching.stop()
-        _report(result, record)
+        _report(dealing.annotate(result, seed), record)
         return
     if games > 1:
         with user_errors():
             records = play_games(chosen, config, seed, specs, control, games, policy, log_dir=logs,
-                                 limits=limits, clock=rule, record=record)
+                                 limits=limits, clock=rule, record=record, dealing=dealing)
         console.print(series_table(records, [spec.name for spec in specs], seed))
         return
     with user_errors():  # e.g. the CPU clock asked for bots it cannot time
@@ -176,12 +188,26 @@ def play_command(
                     live.update(audience_view(state, decision, made[0], names), refresh=True)
                     time.sleep(delay)
 
-                result = run_match(chosen, config, seed, specs, control, policy, log_dir=logs,
-                                   on_decision=show, limits=limits, clock=rule)
+                result = run_match(chosen, config, dealing.engine_seed(seed), specs, control, policy,
+                                   log_dir=logs, on_decision=show, limits=limits, clock=rule)
         else:
-            result = run_match(chosen, config, seed, specs, control, policy, log_dir=logs,
-                               limits=limits, clock=rule)
-    _report(result, record)
+            result = run_match(chosen, config, dealing.engine_seed(seed), specs, control, policy,
+                               log_dir=logs, limits=limits, clock=rule)
+    _report(dealing.annotate(result, seed), record)
+
+
+def _dealing(secret_file: Path | None, trusted: bool) -> Dealing:
+    """The run's deals: keyed with the secret in ``secret_file`` (a fresh one written there first
+    if there is no such file); else public when every seat is ``trusted`` (judged before
+    --no-sandbox); else keyed with a fresh secret, revealed in the records. Raises
+    :class:`DealSecretError` if the file cannot be read or written."""
+    if secret_file is not None:
+        if not secret_file.exists():
+            write_secret_file(secret_file, DealSecret.draw())
+            say(f"wrote a fresh deal secret to {secret_file}: give it again to replay these deals",
+                err=True)
+        return Dealing(read_secret_file(secret_file))
+    return Dealing() if trusted else Dealing(DealSecret.draw(), reveal=True)
 
 
 def _report(result: MatchRecord, record: Path | None) -> None:
@@ -224,9 +250,17 @@ def _countdown() -> Countdown:
     return tick
 
 
+def seed_text(record: MatchRecord) -> str:
+    """The deal's seed as a title says it: ``seed N``, or ``deal seed N, keyed`` (with a secret)."""
+    deal = record.detail.get("deal")
+    if isinstance(deal, dict):
+        return f"deal seed {deal.get('seed')!r}, keyed"
+    return f"seed {record.seed}"
+
+
 def result_table(record: MatchRecord) -> Table:
     """The result of one match: each seat's bot, score, place, faults and reply times."""
-    table = Table(title=f"{record.game}@{record.version} {record.variant}  seed {record.seed}  "
+    table = Table(title=f"{record.game}@{record.version} {record.variant}  {seed_text(record)}  "
                         f"{len(record.decisions)} decisions in {record.duration:.2f} s")
     for column in ("seat", "bot", "score", "place", "faults", "median ms", "max ms"):
         table.add_column(column, justify="left" if column == "bot" else "right")

@@ -12,6 +12,7 @@ from rich.table import Table
 
 from arena.cli.common import console, fail, inert
 from arena.clock import ClockRule, TimeControl
+from arena.deals import Dealing
 from arena.manifest import BotSpec
 from arena.record import MatchRecord
 from arena.referee import FaultPolicy
@@ -33,6 +34,7 @@ def play_games(
     limits: Limits,
     clock: ClockRule,
     record: Path | None,
+    dealing: Dealing,
 ) -> list[MatchRecord]:
     """Play the series with a progress bar on a terminal; each record is appended to ``record``
     (one JSON record per line) as soon as its match ends, so an interrupted series keeps them."""
@@ -54,7 +56,7 @@ def play_games(
     try:
         with progress:
             return play_series(game, config, seed, specs, control, games, policy, log_dir=log_dir,
-                               limits=limits, clock=clock, on_match=done)
+                               limits=limits, clock=clock, on_match=done, dealing=dealing)
     finally:
         if out is not None:
             out.close()
@@ -68,7 +70,7 @@ def series_table(records: list[MatchRecord], names: list[str], seed: int) -> Tab
     playing = sum(r.duration for r in records)
     first = records[0]
     table = Table(title=f"{len(records)} matches of {first.game}@{first.version} {first.variant}, "
-                        f"seed {seed}: {decisions} decisions in {playing:.1f} s of play "
+                        f"seed {seed}{', keyed' if 'deal' in first.detail else ''}: {decisions} decisions in {playing:.1f} s of play "
                         f"({decisions / playing if playing else 0:.0f} a second)")
     table.caption = "place and score: means over the matches; ms: median reply time"
     table.add_column("bot", no_wrap=True)

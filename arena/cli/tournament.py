@@ -13,6 +13,7 @@ from rich.table import Table
 from arena.cli.common import console, fail, inert, say, user_errors
 from arena.cli.results import DEFAULT_DB, DbOpt, TournamentOpt, open_store
 from arena.clock import CLOCK_HELP
+from arena.deals import DealSecret, read_secret_file
 from arena.errors import ArenaError
 from arena.rating_input import stored_leaderboard
 from arena.remote.cli import invite_command, remote_status, revoke_command
@@ -24,6 +25,7 @@ from arena.tournament.builds import ALLOW_FLAG
 from arena.tournament.cluster import ClusterLost, DaskExecutor
 from arena.tournament.config import Format, TournamentConfig, config_from_plain, load_config
 from arena.tournament.cpus import slot_pinnings
+from arena.tournament.dealbook import describe_deals, public_deals_allowed
 from arena.tournament.display import Display, Tally
 from arena.tournament.executors import Executor, LocalExecutor
 from arena.tournament.plan import effective_concurrency, make_plan
@@ -32,6 +34,7 @@ from arena.tournament.runner import RunSummary, run_tournament, validate
 from arena.tournament.sampled import balance
 from arena.tournament.schedule import Schedule, build_schedule, stored_results
 from arena.tournament.sprt import stored_sprt
+from arena.tournament.verify import verify_tournament
 from leaderboards.render_table import render_table
 
 tournament_app = typer.Typer(
@@ -76,6 +79,40 @@ ClockOpt = Annotated[
     str | None,
     typer.Option("--clock", help=CLOCK_HELP + " Default: the config's clock, else auto."),
 ]
+
+
+DealSecretOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--deal-secret",
+        help="A file holding the deal secret (hex, mode 0600) to deal with when the tournament is "
+        "first stored, to reproduce its games (default: the config's deal_secret_file, else a "
+        "fresh secret, kept in DB.deals).",
+    ),
+]
+
+
+def supplied_secret(config: TournamentConfig, option: Path | None) -> DealSecret | None:
+    """The deal secret the organiser supplies (``--deal-secret``, else the config's
+    ``deal_secret_file``), if any; exit 2 if it cannot be read."""
+    path = option if option is not None else (
+        Path(config.deal_secret_file) if config.deal_secret_file else None
+    )
+    if path is None:
+        return None
+    with user_errors():
+        return read_secret_file(path)
+
+
+def _deals_plan(config: TournamentConfig, supplied: DealSecret | None) -> str:
+    """What ``plan`` says of the deals, before anything is stored."""
+    if supplied is not None:
+        return f"deals: keyed with the supplied deal secret, commitment {supplied.commitment()}"
+    if public_deals_allowed(config):
+        return ("deals: public (every bot is trusted): they follow from the seed alone, the same "
+                "games on any machine")
+    return ("deals: keyed with a secret drawn when the tournament is first stored; run and status "
+            "show its commitment before play")
 
 
 ClusterOpt = Annotated[
@@ -155,6 +192,7 @@ def plan_command(
     pin_cpus: PinCpus = None,
     clock: ClockOpt = None,
     show_games: Annotated[bool, typer.Option("--games", help="List every game.")] = False,
+    deal_secret: DealSecretOpt = None,
 ) -> None:
     """Print the schedule: tables, games, process generations and the longest it can take.
 
@@ -189,6 +227,8 @@ def plan_command(
         f"{plan.generations} generations: each bot process meets every deal at most once"
     )
     console.print(f"bot processes: {restarts}")
+    with user_errors():
+        console.print(_deals_plan(config, supplied_secret(config, deal_secret)))
     for line in _format_lines(config, schedule):
         console.print(inert(line))
     console.print(
@@ -273,6 +313,7 @@ def run_command(
         "--no-sandbox", help="Run untrusted bots unconfined; the tournament is stored and published "
         "as unsandboxed.")] = False,
     allow_changed_bots: AllowChangedOpt = False,
+    deal_secret: DealSecretOpt = None,
 ) -> None:
     """Play the tournament into the results database, then print its leaderboard; games already
     stored are not replayed. Without CONFIG, the built-in ladder: random, greedy and ismcts at one
@@ -311,8 +352,9 @@ def run_command(
     _require_sandbox(config)
     with user_errors():
         validate(config)
+    supplied = supplied_secret(config, deal_secret)
     with _runner_lock(db), open_store(db, must_exist=False) as store:
-        _play(config, store, _executor(config, cluster), allow_changed_bots)
+        _play(config, store, _executor(config, cluster), allow_changed_bots, supplied)
 
 
 @contextmanager
@@ -353,6 +395,7 @@ def resume_command(
     concurrency: Concurrency = None,
     pin_cpus: PinCpus = None,
     allow_changed_bots: AllowChangedOpt = False,
+    deal_secret: DealSecretOpt = None,
 ) -> None:
     """Play exactly the stored tournament's games that are not stored yet (after Ctrl-C or a crash),
     as `run` would: the same bots from the folders stored with them, from any current folder.
@@ -370,7 +413,8 @@ def resume_command(
         _require_sandbox(config)
         with user_errors():
             validate(config)
-        _play(config, store, _executor(config, cluster), allow_changed_bots)
+        supplied = supplied_secret(config, deal_secret)
+        _play(config, store, _executor(config, cluster), allow_changed_bots, supplied)
 
 
 @tournament_app.command("status")
@@ -389,6 +433,7 @@ def status_command(db: DbOpt = DEFAULT_DB, tournament: TournamentOpt = None) -> 
         for game in games:
             tally.add(game.record)
         sprt = stored_sprt(config, games)
+        deals = describe_deals(store.deal_commitment(row.name))
     missing = len(schedule) - len(stored & {g.id for g in schedule})
     decided = sprt is not None and sprt.verdict is not None
     say(
@@ -396,6 +441,7 @@ def status_command(db: DbOpt = DEFAULT_DB, tournament: TournamentOpt = None) -> 
         f"{'none' if decided else missing} to play, "
         f"{tally.flagged} faults and forfeits ({tally.faults} faults, {tally.forfeits} forfeits)"
     )
+    say(deals)
     if schedule.rounds:
         say(f"swiss: {schedule.rounds_played(stored)} of {schedule.rounds} rounds played, "
             f"{schedule.formed} formed")
@@ -408,6 +454,30 @@ def status_command(db: DbOpt = DEFAULT_DB, tournament: TournamentOpt = None) -> 
     console.print(table)
     say("faults: every fault and forfeit, counted as the leaderboard counts them")
     remote_status(db, config)
+
+
+@tournament_app.command("verify")
+def verify_command(
+    db: DbOpt = DEFAULT_DB, tournament: TournamentOpt = None, deal_secret: DealSecretOpt = None
+) -> None:
+    """Check that a stored tournament's deals were not chosen: its revealed deal secret (or, for
+    the organiser before the reveal, the one in DB.deals or --deal-secret FILE) matches the
+    commitment stored before play, every stored game was dealt from its scheduled deal keyed with
+    it, and every game replays to its stored scores. Exit 1 naming each game that does not.
+
+    Example: arena tournament verify --db league.db
+    """
+    with open_store(db) as store, user_errors():
+        supplied = None if deal_secret is None else read_secret_file(deal_secret)
+        found = verify_tournament(store, tournament, supplied)
+    for problem in found.problems:
+        say(problem, err=True)
+    if found.problems:
+        raise fail(f"{len(found.problems)} of {found.games} games failed the check", code=1)
+    what = "dealt from their scheduled seeds" if found.public else (
+        f"dealt from their scheduled seeds keyed with {found.source}, which matches the commitment"
+    )
+    say(f"verified {found.games} games: {what}; every one replays to its stored scores")
 
 
 @tournament_app.command("add-bot")
@@ -471,7 +541,13 @@ def _require_sandbox(config: TournamentConfig) -> None:
         raise fail(refused)
 
 
-def _play(config: TournamentConfig, store: Store, executor: Executor, allow_changed: bool) -> None:
+def _play(
+    config: TournamentConfig,
+    store: Store,
+    executor: Executor,
+    allow_changed: bool,
+    supplied: DealSecret | None = None,
+) -> None:
     """Run on ``executor`` with the live display (the run closes it); exit 130 on Ctrl-C, 2 if
     the cluster's scheduler is lost, 1 if some games could not be played."""
     if not store.writable:
@@ -484,7 +560,7 @@ def _play(config: TournamentConfig, store: Store, executor: Executor, allow_chan
         with user_errors(), display:
             try:
                 executor = with_remote_lane(executor, config, store.path)
-                summary = run_tournament(config, store, executor, display, allow_changed)
+                summary = run_tournament(config, store, executor, display, allow_changed, supplied)
             except ClusterLost as exc:
                 stored = len(store.stored_ids(config.name))
                 raise ClusterLost(
@@ -510,7 +586,7 @@ def _report(summary: RunSummary, store: Store, tournament: str) -> None:
         f"played {summary.played} games ({summary.already} were already stored); "
         f"{summary.total - summary.missing} of {summary.total} stored in {store.path}"
     )
-    decided = summary.sprt is not None and summary.sprt.verdict is not None
+    decided = summary.decided
     if summary.sprt is not None:
         say(summary.sprt.describe() + (": stopped early" if decided and summary.missing else ""))
     if summary.missing == 0 or decided:

@@ -9,7 +9,6 @@ invitation or a revocation takes effect while a tournament runs.
 from __future__ import annotations
 
 import json
-import os
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -17,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.remote import RemoteError
-from arena.remote.keys import new_keys, write_private
+from arena.remote.keys import new_keys, replace_private
 from protocols.transport import CurveKeys
 
 
@@ -104,14 +103,7 @@ def _update(database: Path, tournament: str,
     plain = {"tournaments": {name: {"public": e.keys.public.decode(), "secret": e.keys.secret.decode(),
                                     "tokens": e.tokens, "revoked": e.revoked}
                              for name, e in book.items()}}
-    path = book_path(database)
-    fresh = path.with_name(f"{path.name}.{os.getpid()}.new")
-    write_private(fresh, json.dumps(plain, indent=1) + "\n")
-    try:
-        os.replace(fresh, path)
-    except OSError as exc:
-        fresh.unlink(missing_ok=True)
-        raise RemoteError(f"cannot write {path}: {exc.strerror}") from None
+    replace_private(book_path(database), json.dumps(plain, indent=1) + "\n")
     return entry
 
 

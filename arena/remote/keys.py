@@ -44,3 +44,15 @@ def write_private(path: Path, text: str) -> None:
             os.close(fd)
     except OSError as exc:
         raise RemoteError(f"cannot write {path}: {exc.strerror}") from None
+
+
+def replace_private(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` whole, readable by its owner alone: a new file renamed over it,
+    so a reader sees the old text or the new, never part of one."""
+    fresh = path.with_name(f"{path.name}.{os.getpid()}.new")
+    write_private(fresh, text)
+    try:
+        os.replace(fresh, path)
+    except OSError as exc:
+        fresh.unlink(missing_ok=True)
+        raise RemoteError(f"cannot write {path}: {exc.strerror}") from None

@@ -159,8 +159,8 @@ def _unfinished_deals(config: Mapping[str, Any], games: Sequence[StoredGame], so
     show the deal's hidden cards to bots that have yet to play it, so they wait."""
     schedule = build_schedule(config_from_plain(config, source=f"{source}: stored config"))
     stored = {g.placement.game_id for g in games}
-    open_deals = {g.seed for g in schedule if g.id not in stored}
-    return {g.placement.game_id for g in games if g.record.seed in open_deals}
+    open_deals = {(g.table, g.deal) for g in schedule if g.id not in stored}
+    return {g.placement.game_id for g in games if (g.placement.table, g.placement.deal) in open_deals}
 
 
 def _fault_kinds(games: Sequence[StoredGame]) -> list[str]:

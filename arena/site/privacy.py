@@ -19,11 +19,12 @@ def public_settings(
 ) -> dict[str, Any]:
     """A tournament's stored config fit to publish: every bot's ``env`` values hidden, and its
     ``bot`` text (a command line or manifest path) and ``folder`` dropped unless
-    ``include_commands``; the master seed hidden while the tournament is ``running``. The input is
+    ``include_commands``; the master seed (and a deal secret) hidden while the tournament is ``running``. The input is
     not changed."""
     plain = dict(config)
-    if running and "seed" in plain:
-        plain["seed"] = LATER
+    for key in ("seed", "deal_secret"):
+        if running and key in plain:
+            plain[key] = LATER
     bots: list[Any] = []
     for entry in plain.get("bots", ()):
         if not isinstance(entry, Mapping):

@@ -62,6 +62,14 @@ class TournamentRow:
 
 
 @dataclass(frozen=True, slots=True)
+class DealCommitment:
+    """A tournament's deal commitment (hex) and, once revealed, its deal secret (hex)."""
+
+    commitment: str
+    revealed: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Placement:
     """Where a game sits in its tournament's schedule."""
 
@@ -280,6 +288,41 @@ class Store:
             (tournament,),
         )
         return [BotRow(n, v, tuple(json.loads(c)), h) for n, v, c, h in rows]
+
+    def deal_commitment(self, tournament: str) -> DealCommitment | None:
+        """The deal commitment of ``tournament``; ``None`` if its deals are public (or it is not
+        stored)."""
+        rows = self._rows(
+            "SELECT commitment, revealed FROM deal_secrets WHERE tournament = ?", (tournament,)
+        )
+        return DealCommitment(rows[0][0], rows[0][1]) if rows else None
+
+    def commit_deals(self, tournament: str, commitment: str) -> None:
+        """Store the deal commitment of the stored ``tournament``, which must have none yet and no
+        stored game (:class:`StoreError` otherwise: a commitment is made before play, once)."""
+        with self._transaction():
+            if self._db.execute(
+                "SELECT 1 FROM deal_secrets WHERE tournament = ?", (tournament,)
+            ).fetchone() or self._db.execute(
+                "SELECT 1 FROM games WHERE tournament = ? LIMIT 1", (tournament,)
+            ).fetchone():
+                raise StoreError(
+                    f"{self.path}: tournament {tournament!r} has played or committed to its deals "
+                    "already; a commitment is made once, before play"
+                )
+            self._db.execute(
+                "INSERT INTO deal_secrets VALUES (?, ?, NULL)", (tournament, commitment)
+            )
+
+    def reveal_deals(self, tournament: str, secret: str) -> None:
+        """Store the revealed deal secret (hex) of ``tournament`` beside its commitment (checked
+        by the caller). :class:`StoreError` if it has no commitment."""
+        with self._transaction():
+            updated = self._db.execute(
+                "UPDATE deal_secrets SET revealed = ? WHERE tournament = ?", (secret, tournament)
+            ).rowcount
+            if not updated:
+                raise StoreError(f"{self.path}: tournament {tournament!r} has no deal commitment")
 
     # -- games -------------------------------------------------------------------------------
 

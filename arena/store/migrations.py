@@ -116,5 +116,17 @@ def _v3_builds(db: sqlite3.Connection) -> None:
     db.execute("UPDATE game_seats SET build = 1")
 
 
-MIGRATIONS: tuple[Migration, ...] = (_v1_tables, _v2_seats, _v3_builds)
+def _v4_deal_secrets(db: sqlite3.Connection) -> None:
+    """Each tournament's deal commitment (the hash of its deal secret, stored before play) and the
+    secret once revealed (when every game is played); none for a tournament with public deals."""
+    db.execute(
+        """CREATE TABLE deal_secrets (
+            tournament TEXT PRIMARY KEY REFERENCES tournaments(name),
+            commitment TEXT NOT NULL,
+            revealed TEXT
+        )"""
+    )
+
+
+MIGRATIONS: tuple[Migration, ...] = (_v1_tables, _v2_seats, _v3_builds, _v4_deal_secrets)
 """Every migration in order; ``len(MIGRATIONS)`` is the current schema version."""

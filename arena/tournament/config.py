@@ -165,6 +165,10 @@ class TournamentConfig:
     late_entries: tuple[str, ...] = ()
     #: Where remote entrants connect (``listen``, ``address``, ``postpone_after``).
     remote: RemoteSettings | None = None
+    #: A file holding the deal secret to use when the tournament is first stored (an absolute
+    #: path; ``deal_secret_file``, relative to the config file's folder): an input of the run,
+    #: never stored with the config (:mod:`arena.tournament.dealbook`).
+    deal_secret_file: str | None = None
 
     def __post_init__(self) -> None:
         if not self.sandbox:
@@ -264,6 +268,7 @@ _TOP_KEYS = {
     "rounds": "a whole number",
     "sprt": "a table",
     "late_entries": "a list of strings",
+    "deal_secret_file": "a string",
     "bots": "an array of tables",
 }
 _BOT_KEYS = ("name", "bot", "env", "nodes", "trusted", "remote")
@@ -407,7 +412,14 @@ def parse_config(
         sprt=sprt,
         late_entries=late_entries,
         remote=_remote_settings(top, bots),
+        deal_secret_file=_deal_secret_file(top, base),
     )
+
+
+def _deal_secret_file(top: _Reader, base: Path) -> str | None:
+    """``deal_secret_file``, made absolute against the config file's folder."""
+    given = top.string("deal_secret_file", None)
+    return None if given is None else str((base / given).resolve())
 
 
 def _remote_settings(top: _Reader, bots: Sequence[BotEntry]) -> RemoteSettings | None:

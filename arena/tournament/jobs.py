@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from arena.clock import ClockRule
+from arena.deals import DealSecret, engine_seed
 from arena.tournament.config import BotEntry, TournamentConfig
 from arena.tournament.schedule import ScheduledGame
 
@@ -18,6 +19,8 @@ class MatchJob:
     """One scheduled game with everything needed to play it anywhere.
 
     ``bots[s]`` is the entry for seat ``s``; ``generation`` says which bot processes may play it.
+    ``seed`` is the engine seed (the deal's seed keyed with the tournament's deal secret, if it
+    has one): the secret itself never leaves the runner.
     """
 
     game_id: str
@@ -36,15 +39,17 @@ class MatchJob:
     are made, for ``arena serve`` (see :mod:`arena.live.files`)."""
 
     @classmethod
-    def of(cls, config: TournamentConfig, game: ScheduledGame) -> MatchJob:
-        """The job for ``game`` of ``config``'s schedule."""
+    def of(
+        cls, config: TournamentConfig, game: ScheduledGame, secret: DealSecret | None = None
+    ) -> MatchJob:
+        """The job for ``game`` of ``config``'s schedule, dealt with ``secret`` (public without)."""
         return cls(
             game_id=game.id,
             generation=game.generation,
             game=config.game,
             variant=config.variant,
             knobs=tuple(sorted(config.knobs.items())),
-            seed=game.seed,
+            seed=engine_seed(secret, game.seed),
             bots=tuple(config.bot(name) for name in game.bots),
             time_control=str(config.time_control),
             strikes=config.strikes,

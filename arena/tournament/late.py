@@ -15,6 +15,7 @@ from arena.manifest import ManifestError
 from arena.store.db import Store
 from arena.tournament import TournamentError
 from arena.tournament.builds import current_build
+from arena.tournament.dealbook import trusted_entry
 from arena.tournament.config import (
     BotEntry,
     Format,
@@ -46,6 +47,23 @@ def late_entry(bot: str, name: str | None, nodes: int | None, trusted: bool, bas
     return replace(entry, name=name or spec.name)
 
 
+def _check_deals(store: Store, tournament: str, entry: BotEntry, source: str) -> None:
+    """Refuse a late entry whose deals could be computed: after the deal secret was revealed, or
+    an untrusted bot in a tournament that plays public deals (every bot trusted) and has begun."""
+    committed = store.deal_commitment(tournament)
+    if committed is not None and committed.revealed is not None:
+        raise TournamentError(
+            f"{source}: its deal secret was revealed when its last game was played, so a late "
+            "entry's deals could be computed; start a new tournament for it"
+        )
+    if committed is None and store.stored_ids(tournament) and not trusted_entry(entry):
+        raise TournamentError(
+            f"{source}: it plays public deals (every bot trusted), so an untrusted late entry "
+            "could compute its deals; add it with --trusted if it is yours, or start a new "
+            "tournament"
+        )
+
+
 def add_late_entry(store: Store, tournament: str | None, entry: BotEntry) -> TournamentConfig:
     """Add ``entry`` to the stored ``tournament`` (the only one when ``None``) and return its new
     config. Raises :class:`TournamentError` (the store unchanged) for a format without late entries,
@@ -60,6 +78,7 @@ def add_late_entry(store: Store, tournament: str | None, entry: BotEntry) -> Tou
         )
     if entry.name in {b.name for b in before.bots}:
         raise TournamentError(f"{source}: the field already has a bot named {entry.name!r}")
+    _check_deals(store, row.name, entry, source)
     plain = dict(row.config)
     plain["bots"] = [*plain["bots"], entry.to_plain()]
     plain["late_entries"] = [*before.late_entries, entry.name]

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from arena.deals import DealSecret, check_commitment
 from arena.live.files import live_folder
 from arena.record import MatchRecord
 from arena.store import StoreError
@@ -20,6 +21,7 @@ from arena.store.db import Placement, Store
 from arena.tournament import TournamentError
 from arena.tournament.builds import check_builds, current_builds, record_builds
 from arena.tournament.config import TournamentConfig
+from arena.tournament.dealbook import describe_deals, tournament_secret
 from arena.tournament.display import Display, Tally
 from arena.tournament.executors import Executor
 from arena.tournament.jobs import JobDone, MatchJob
@@ -46,6 +48,11 @@ class RunSummary:
     def missing(self) -> int:
         """Games still not stored."""
         return self.total - self.already - self.played
+
+    @property
+    def decided(self) -> bool:
+        """Whether the early-stopping test has reached its verdict (no more games are needed)."""
+        return self.sprt is not None and self.sprt.verdict is not None
 
 
 def keep_stored_seed(store: Store, config: TournamentConfig) -> TournamentConfig:
@@ -106,9 +113,14 @@ def run_tournament(
     executor: Executor,
     display: Display | None = None,
     allow_changed: bool = False,
+    deal_secret: DealSecret | None = None,
 ) -> RunSummary:
     """Play every game of ``config``'s schedule missing from ``store``; store each as it ends,
     with the build of each seat's bot (see :func:`register`).
+
+    The games are dealt with the tournament's deal secret (``deal_secret`` if given, when the
+    tournament is first stored; see :func:`arena.tournament.dealbook.tournament_secret`); once no
+    game is left to play, the secret is revealed in the store beside its commitment.
 
     On an exception (``KeyboardInterrupt`` included) in-flight games are abandoned unstored and the
     exception propagates; what was stored stays stored. A failed write is a
@@ -117,8 +129,15 @@ def run_tournament(
     abandon = True
     try:
         config = keep_stored_seed(store, config)
+        # A stored tournament's secret is checked before any bot is started for it.
+        stored_before = any(row.name == config.name for row in store.tournaments())
+        secret = tournament_secret(store, config, deal_secret) if stored_before else None
         schedule, builds = register(store, config, executor, allow_changed)
+        if not stored_before:
+            secret = tournament_secret(store, config, deal_secret)
         stored = store.stored_ids(config.name)
+        if display is not None and len(stored) < len(schedule):  # before play, what deals it
+            display.note(describe_deals(store.deal_commitment(config.name)))
         already = len(stored)
         by_id = schedule.by_id()
         tally = display.tally if display is not None else Tally(total=len(schedule))
@@ -137,11 +156,18 @@ def run_tournament(
             pending = [g for g in schedule if g.id not in stored and g.id not in tried]
             if not pending:
                 break
+            if _revealed(store, config.name):
+                raise TournamentError(
+                    f"{store.path}: tournament {config.name!r} has revealed its deal secret, so "
+                    f"the deals of its {len(pending)} games left to play could be computed; they "
+                    "are not played"
+                )
             wave = [g for g in pending if g.wave == pending[0].wave]
             unfinished = {g.id for g in wave}
             tried |= unfinished
             for game in wave:
-                executor.submit(replace(MatchJob.of(config, game), live=str(live_folder(store.path))))
+                job = MatchJob.of(config, game, secret)
+                executor.submit(replace(job, live=str(live_folder(store.path))))
             while unfinished and (monitor is None or monitor.result().verdict is None):
                 tally.running = executor.running
                 for outcome in executor.collect(TICK):
@@ -181,8 +207,26 @@ def run_tournament(
         abandon = bool(unfinished)
     finally:
         executor.close(abandon)
-    return RunSummary(len(schedule), already, played, failed,
-                      monitor.result() if monitor is not None else None)
+    summary = RunSummary(len(schedule), already, played, failed,
+                         monitor.result() if monitor is not None else None)
+    if secret is not None and (summary.missing == 0 or summary.decided):
+        reveal(store, config.name, secret)
+    return summary
+
+
+def _revealed(store: Store, tournament: str) -> bool:
+    """Whether ``tournament``'s deal secret is revealed."""
+    committed = store.deal_commitment(tournament)
+    return committed is not None and committed.revealed is not None
+
+
+def reveal(store: Store, tournament: str, secret: DealSecret) -> None:
+    """Store ``tournament``'s deal secret beside its commitment, if not revealed yet: every game
+    is played, so it can help no bot any more and lets anyone check the deals."""
+    committed = store.deal_commitment(tournament)
+    if committed is not None and committed.revealed is None:
+        check_commitment(secret, committed.commitment, f"{store.path}: tournament {tournament!r}")
+        store.reveal_deals(tournament, secret.hex())
 
 
 def _store(

@@ -24,7 +24,8 @@ def test_the_schema_uses_only_keywords_the_checker_knows() -> None:
 
 
 def test_recorded_matches_follow_the_schema(tmp_path: Path) -> None:
-    """A clean Wongar match, and a Waroong match with a seat whose replies are all dropped."""
+    """A clean Wongar match, and a Waroong match with a seat whose replies are all dropped (an
+    untrusted bot: its deal is keyed, and the record says how)."""
     setups = [
         ["wongar", "-b", "random", "-b", "greedy", "-b", "random", "--variant", "initiated"],
         ["waroong", "-b", "random", "-b", "random", "-b", f"{sys.executable} {BOT} wrong-seq"],
@@ -38,6 +39,7 @@ def test_recorded_matches_follow_the_schema(tmp_path: Path) -> None:
         assert record["detail"]["referee"] == f"arena {__version__}"
     assert record["forfeited"] == [2] and record["detail"]["dropped"][2] > 0
     assert {f[1] for f in record["faults"]} == {"timeout"}
+    assert record["detail"]["deal"]["seed"] == 4 and "secret" in record["detail"]["deal"]
 
 
 def test_the_schema_rejects_what_is_not_a_record() -> None:

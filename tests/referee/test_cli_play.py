@@ -11,6 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli.app import app
+from arena.deals import DealSecret, read_secret_file
 from arena.record import MatchRecord
 from engine.core import Game, replay
 from engine.registry import get_game
@@ -82,3 +83,41 @@ def test_bot_check_fails_a_bad_bot_and_says_what_to_fix(first_game: Game, mode: 
                                  "--tc", "200ms"])
     assert result.exit_code == 1, result.output
     assert fragment in result.output and "fix:" in result.output
+
+
+def test_play_with_an_untrusted_bot_keys_the_deal_and_a_supplied_secret_repeats_it(
+    tmp_path: Path,
+) -> None:
+    outsider = f"{sys.executable} -m bots.random"
+    secret_file = tmp_path / "deal.secret"  # made by the first run that names it
+    records = []
+    for extra in ([], ["--deal-secret", str(secret_file)], ["--deal-secret", str(secret_file)]):
+        path = tmp_path / "match.json"
+        result = runner.invoke(app, ["play", "wongar", "-b", outsider, "-b", "random", "-b", "random",
+                                     "--seed", "7", "--tc", "2s", "--no-sandbox", "--record",
+                                     str(path), *extra])
+        assert result.exit_code == 0, result.output
+        assert "deal seed 7, keyed" in result.output
+        records.append(MatchRecord.from_wire(json.loads(path.read_text())))
+    fresh, supplied, again = records
+    assert secret_file.stat().st_mode & 0o777 == 0o600
+    secret = read_secret_file(secret_file)
+    # A fresh secret per run, kept in the record; a supplied one keeps only its commitment.
+    deal = fresh.detail["deal"]
+    assert isinstance(deal, dict) and deal["seed"] == 7
+    drawn = DealSecret.from_hex(str(deal["secret"]))
+    assert drawn != secret and fresh.seed == drawn.engine_seed(7) != 7
+    assert deal["commitment"] == drawn.commitment()
+    assert supplied.detail["deal"] == {"seed": 7, "commitment": secret.commitment()}
+    assert supplied.seed == again.seed == secret.engine_seed(7)
+    assert [d.action for d in supplied.decisions] == [d.action for d in again.decisions]
+
+
+def test_a_deal_secret_file_others_may_read_is_refused(tmp_path: Path) -> None:
+    secret_file = tmp_path / "deal.secret"
+    secret_file.write_text(DealSecret.draw().hex())
+    secret_file.chmod(0o644)
+    result = runner.invoke(app, ["play", "wongar", "-b", "random", "-b", "random", "-b", "random",
+                                 "--deal-secret", str(secret_file)])
+    assert result.exit_code == 2
+    assert "others may read it: chmod 600" in result.output

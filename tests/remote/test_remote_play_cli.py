@@ -49,6 +49,8 @@ def test_a_remote_sdk_bot_joins_late_with_its_connection_file_and_is_watched(gam
     played = MatchRecord.from_wire(json.loads(record.read_text()))
     assert played.bots[0] == "alice" and played.faults == ()
     assert any(d.seat == 0 and not d.fallback for d in played.decisions)
+    deal = played.detail["deal"]  # a remote seat is never trusted: the deal is keyed
+    assert isinstance(deal, dict) and deal["seed"] == 5 and played.seed != 5
 
 
 def test_a_remote_seat_that_never_connects_fails_and_plays_nothing(game: Game, tmp_path: Path) -> None:
