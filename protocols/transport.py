@@ -71,6 +71,7 @@ from zmq.utils.monitor import parse_monitor_message
 
 from protocols.codec import DEFAULT_LIMITS, Limits, decode, encode, may_answer
 from protocols.errors import PeerGone, ProtocolError
+from protocols.guard import ConnectionCaps, ConnectionGuard, raise_open_files_limit
 from protocols.messages import (
     OLDEST_PROTOCOL_VERSION,
     PROTOCOL_VERSION,
@@ -92,6 +93,7 @@ _NOBLOCK = int(zmq.NOBLOCK)
 _NOBLOCK_MORE = int(zmq.NOBLOCK | zmq.SNDMORE)
 _EVENTS = int(zmq.EVENTS)
 _POLLIN = int(zmq.POLLIN)
+_ACCEPTED = int(zmq.EVENT_ACCEPTED)
 
 #: Frames that may wait per connection, in each direction.
 QUEUE_FRAMES = 64
@@ -122,6 +124,8 @@ PINGS_MISSED = 3
 #: TCP keepalive for remote connections: idle seconds before the first probe, and between probes.
 TCP_KEEPALIVE_IDLE = 30
 TCP_KEEPALIVE_INTERVAL = 10
+#: libzmq's own handshake interval (milliseconds), kept for ``ipc://`` endpoints.
+HANDSHAKE_DEFAULT_MS = 30_000
 #: Limits for a ``hello`` from a sender not yet known.
 _HELLO_LIMITS = Limits(max_frame=HELLO_LIMIT, max_depth=2, max_items=16, max_string=HELLO_LIMIT)
 
@@ -223,10 +227,13 @@ class Hub:
         limits: Limits = DEFAULT_LIMITS,
         server: str = "arena",
         listen: str | None = None,
+        caps: ConnectionCaps = ConnectionCaps(),
     ) -> None:
         """Bind ``endpoint`` (a private ``ipc://`` folder by default) and, with ``listen``, also a
         ``tcp://`` endpoint for remote bots. ``curve`` encrypts ``listen`` where it is given, else
-        ``endpoint``. Raises :class:`ProtocolError` if an endpoint cannot be bound."""
+        ``endpoint``. ``caps`` bound the connections of ``tcp://`` endpoints (see
+        :mod:`protocols.guard`); before binding one, the hub raises the process's soft descriptor
+        limit to the hard one. Raises :class:`ProtocolError` if an endpoint cannot be bound."""
         self._limits = limits
         self._server = server
         self._peers_by_digest: dict[bytes, Peer] = {}
@@ -253,6 +260,9 @@ class Hub:
         #: issued meanwhile elsewhere (a tournament's invitations); it must be cheap when nothing
         #: changed, since strangers can trigger it.
         self.refresh_tokens: Callable[[], object] | None = None
+        self._caps = caps
+        #: Counts the tcp connections and sheds those the caps do not allow.
+        self.guard = ConnectionGuard(caps)
         self._context = zmq.Context()
         self._socket = self._context.socket(zmq.ROUTER)
         try:
@@ -263,7 +273,7 @@ class Hub:
             self._socket.setsockopt(zmq.MAXMSGSIZE, OVERSIZE_FACTOR * limits.max_frame)
             self._socket.setsockopt(zmq.RCVHWM, QUEUE_FRAMES)
             self._socket.setsockopt(zmq.SNDHWM, QUEUE_FRAMES)
-            self._monitor: zmq.Socket[bytes] = self._socket.get_monitor_socket(zmq.EVENT_DISCONNECTED)
+            self._monitor = self._watch_connections()
             self._poller = zmq.Poller()
             self._poller.register(self._socket, zmq.POLLIN)
             self._poller.register(self._monitor, zmq.POLLIN)
@@ -278,8 +288,7 @@ class Hub:
                 # Traversable, not listable: each bot's own folder inside has its own owner.
                 os.chmod(self._tmpdir, 0o711)
                 endpoint = f"ipc://{os.path.join(self._tmpdir, 'hub.sock')}"
-            self._socket.bind(endpoint)
-            self.endpoint: str = self._socket.getsockopt_string(zmq.LAST_ENDPOINT)
+            self.endpoint: str = self._bind(endpoint)
             if endpoint.startswith("tcp://"):
                 self.listening = self.endpoint
             if listen is not None:
@@ -288,8 +297,7 @@ class Hub:
                     raise zmq.ZMQError(msg="only tcp:// endpoints can be listened on")
                 if curve is not None:
                     self._curve(curve)
-                self._socket.bind(listen)
-                self.listening = self._socket.getsockopt_string(zmq.LAST_ENDPOINT)
+                self.listening = self._bind(listen)
                 # Later binds (each local bot's own ipc endpoint) are not encrypted.
                 self._socket.curve_server = False
         except zmq.ZMQError as exc:
@@ -297,6 +305,35 @@ class Hub:
             raise ProtocolError(f"cannot bind {endpoint}: {exc.strerror}") from None
         self._closed = False
         log.debug("hub bound at %s", self.endpoint)
+
+    def _watch_connections(self) -> zmq.Socket[bytes]:
+        """The socket's monitor, reporting each connection accepted and closed. Its queue has
+        no limit, so that no event is lost however many connections come at once (it is
+        read whenever the hub receives)."""
+        address = f"inproc://hub-monitor-{id(self)}"
+        self._socket.monitor(address, zmq.EVENT_ACCEPTED | zmq.EVENT_DISCONNECTED)
+        monitor: zmq.Socket[bytes] = self._context.socket(zmq.PAIR)
+        monitor.setsockopt(zmq.RCVHWM, 0)
+        monitor.setsockopt(zmq.LINGER, 0)
+        monitor.connect(address)
+        return monitor
+
+    def _bind(self, endpoint: str) -> str:
+        """Bind ``endpoint``; the bound one (its port resolved). A ``tcp://`` endpoint is guarded:
+        the descriptor limit is raised first, and libzmq closes connections that have not
+        finished their handshake within the caps' ``hello_within``."""
+        if not endpoint.startswith("tcp://"):
+            self._socket.bind(endpoint)
+            return self._socket.getsockopt_string(zmq.LAST_ENDPOINT)
+        self.guard.budget = self._caps.budget(raise_open_files_limit())
+        self._socket.setsockopt(zmq.HANDSHAKE_IVL, int(self._caps.hello_within * 1000))
+        try:
+            self._socket.bind(endpoint)
+        finally:  # binds that follow (each local bot's own ipc endpoint) keep libzmq's default
+            self._socket.setsockopt(zmq.HANDSHAKE_IVL, HANDSHAKE_DEFAULT_MS)
+        bound = self._socket.getsockopt_string(zmq.LAST_ENDPOINT)
+        self.guard.ports.add(int(bound.rsplit(":", 1)[1]))
+        return bound
 
     def _curve(self, keys: CurveKeys) -> None:
         """Make the binds that follow CURVE servers with ``keys``."""
@@ -384,6 +421,7 @@ class Hub:
             self._peers_by_identity.pop(peer.identity, None)
         if peer.fd is not None and self._peers_by_fd.get(peer.fd) is peer:
             del self._peers_by_fd[peer.fd]
+            self.guard.release(peer.fd, time.monotonic())
         peer.lost = True
         peer.awaiting = None
         self._remote.pop(id(peer), None)
@@ -436,17 +474,21 @@ class Hub:
         deadline = time.monotonic() + timeout
         while True:
             handled, incoming = self._receive_one(deadline - time.monotonic())
-            if incoming is not None or not handled:
+            # A flood of frames or connections cannot hold the caller past its deadline.
+            if incoming is not None or not handled or time.monotonic() >= deadline:
                 return incoming
 
     def _receive_one(self, timeout: float) -> tuple[bool, Incoming | None]:
         """Handle at most one frame within ``timeout`` s: (whether one came, what to return).
 
-        A closed connection also counts as something that came (its peer is marked lost).
+        A connection accepted or closed also counts as something that came (the peer of a
+        closed one is marked lost).
         """
         came = False
         if not self._queue:
-            timeout = min(timeout, self._keepalive())
+            now = time.monotonic()
+            self.guard.sweep(now)
+            timeout = min(timeout, self._keepalive(), self.guard.due(now))
             ready = dict(self._poller.poll(max(0, int(timeout * 1000 + 0.999))))
             # A closed connection whose event is not read yet is caught by the descriptor check.
             came = self._monitor in ready and self._drain_monitor()
@@ -520,9 +562,9 @@ class Hub:
             if self._strikes.get(identity, 0) >= STRANGER_STRIKES:
                 self.refused += 1
             elif len(parts) != 1:
-                self._refuse_frame(identity, f"unknown sender: {len(parts)} frames in one message")
+                self._refuse_frame(identity, fd, f"unknown sender: {len(parts)} frames in one message")
             elif size > HELLO_LIMIT:
-                self._refuse_frame(identity, f"unknown sender sent {size} bytes before saying hello")
+                self._refuse_frame(identity, fd, f"unknown sender sent {size} bytes before saying hello")
             else:
                 return _Frame(identity, [parts[0].bytes], fd, arrived)
             return None
@@ -551,13 +593,22 @@ class Hub:
         return _Frame(identity, [part.bytes for part in parts], fd, arrived)
 
     def _drain_monitor(self) -> bool:
-        """Mark the peers of connections the socket reports closed as lost; whether there were any."""
-        closed = False
+        """Count the tcp connections the socket reports accepted (the guard sheds those beyond
+        its caps) and mark the peers of connections it reports closed as lost; whether there
+        were any events."""
+        came = False
         while self._monitor.poll(0, zmq.POLLIN):
             event = parse_monitor_message(self._monitor.recv_multipart())
-            closed = True
-            self._lose_fd(int(event["value"]), "the connection closed")
-        return closed
+            came = True
+            fd = int(event["value"])
+            if event["event"] == _ACCEPTED:
+                where = event["endpoint"]
+                if where.startswith(b"tcp://"):
+                    self.guard.accepted(fd, int(where.rsplit(b":", 1)[1]), time.monotonic())
+                continue
+            self.guard.closed(fd)
+            self._lose_fd(fd, "the connection closed")
+        return came
 
     def _check_reused_fd(self, identity: bytes, fd: int) -> None:
         """A frame from a new identity on a peer's descriptor: that peer's connection has closed."""
@@ -611,11 +662,14 @@ class Hub:
         if peer.dropped <= DROPS_LOGGED:
             log.info("%s: dropped %s %s", peer.label, what, why)
 
-    def _refuse_frame(self, identity: bytes, why: str) -> None:
-        """Count a refused frame from a sender not yet known; ignore it after its last strike."""
+    def _refuse_frame(self, identity: bytes, fd: int, why: str) -> None:
+        """Count a refused frame from a sender not yet known; after its last strike, ignore it
+        and shed its connection."""
         self.refused += 1
         strikes = self._strikes.pop(identity, 0) + 1
         self._strikes[identity] = strikes
+        if strikes == STRANGER_STRIKES:
+            self.guard.refuse(fd)
         while len(self._strikes) > IGNORED_KEPT:
             self._strikes.popitem(last=False)
         if self.refused <= REFUSALS_LOGGED:
@@ -673,15 +727,15 @@ class Hub:
         try:
             message = decode(frame.parts[0], _HELLO_LIMITS)
         except ProtocolError as exc:
-            self._refuse_frame(identity, f"unknown sender sent a malformed frame: {exc}")
+            self._refuse_frame(identity, frame.fd, f"unknown sender sent a malformed frame: {exc}")
             return
         if not isinstance(message, Hello):
             self._refuse_frame(
-                identity, f"refused {type(message).__name__} from a sender that has not said hello"
+                identity, frame.fd, f"refused {type(message).__name__} from a sender that has not said hello"
             )
             return
         if not self._handshake(identity, message, frame.fd):
-            self._refuse_frame(identity, "refused a hello")
+            self._refuse_frame(identity, frame.fd, "refused a hello")
 
     def _handshake(self, identity: bytes, hello: Hello, fd: int) -> bool:
         """Connect the peer whose token ``hello`` carries, or answer ``error``; whether it did."""
@@ -715,6 +769,7 @@ class Hub:
             if fd >= 0:
                 peer.fd = fd
                 self._peers_by_fd[fd] = peer
+                self.guard.admit(fd)
             self._raw_send(identity, Welcome(peer.protocol, self._server))
             log.info("%s connected as %r %r", peer.label, hello.name, hello.version)
             return True
@@ -732,6 +787,7 @@ class Hub:
             self._strikes.popitem(last=False)
         if peer.fd is not None and self._peers_by_fd.get(peer.fd) is peer:
             del self._peers_by_fd[peer.fd]
+            self.guard.release(peer.fd, time.monotonic())
         peer.fd = peer.awaiting = peer.pinged = None
         peer.missed = 0
         log.info("%s reconnected; the new connection replaces the old", peer.label)
