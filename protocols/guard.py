@@ -138,6 +138,8 @@ class ConnectionGuard:
     ports: set[int] = field(default_factory=set)
     #: Connections in all, admitted ones included (:meth:`ConnectionCaps.budget`).
     budget: int = 0
+    #: Connections accepted so far.
+    accepted_count: int = 0
     #: Connections shed, by reason: ``late`` (no hello in time), ``address``, ``total``, ``refused``.
     shed: dict[str, int] = field(default_factory=lambda: dict.fromkeys(
         ("late", "address", "total", "refused"), 0))
@@ -166,6 +168,7 @@ class ConnectionGuard:
     def accepted(self, fd: int, port: int, now: float) -> None:
         """A connection was accepted on local ``port`` with descriptor ``fd``: count it, then
         shed what the caps no longer allow."""
+        self.accepted_count += 1
         early = fd in self._early
         self.closed(fd)  # a descriptor reused before its close was reported
         self.ports.add(port)

@@ -124,6 +124,9 @@ PINGS_MISSED = 3
 #: TCP keepalive for remote connections: idle seconds before the first probe, and between probes.
 TCP_KEEPALIVE_IDLE = 30
 TCP_KEEPALIVE_INTERVAL = 10
+#: Connections the kernel may queue for a ``tcp://`` endpoint before they are accepted (it may
+#: allow fewer: ``net.core.somaxconn``).
+ACCEPT_BACKLOG = 1024
 #: libzmq's own handshake interval (milliseconds), kept for ``ipc://`` endpoints.
 HANDSHAKE_DEFAULT_MS = 30_000
 #: Limits for a ``hello`` from a sender not yet known.
@@ -327,6 +330,10 @@ class Hub:
             return self._socket.getsockopt_string(zmq.LAST_ENDPOINT)
         self.guard.budget = self._caps.budget(raise_open_files_limit())
         self._socket.setsockopt(zmq.HANDSHAKE_IVL, int(self._caps.hello_within * 1000))
+        # Connections waiting to be accepted cost no descriptor; a burst that overflows the
+        # queue would make the kernel drop connection attempts, a bot's among them (which retries
+        # only after a second or more).
+        self._socket.setsockopt(zmq.BACKLOG, ACCEPT_BACKLOG)
         try:
             self._socket.bind(endpoint)
         finally:  # binds that follow (each local bot's own ipc endpoint) keep libzmq's default

@@ -1,6 +1,6 @@
 """A descriptor flood: thousands of TCP connections that never finish the handshake.
 
-Usage: ``python connection_flood.py HOST:PORT COUNT [SOURCES]``
+Usage: ``python connection_flood.py HOST:PORT COUNT [SOURCES [RATE]]``
 
 Opens COUNT connections to HOST:PORT, from SOURCES loopback addresses in turn (127.0.0.2, 127.0.0.3,
 …; one address, this machine's own choice, without SOURCES), and holds them open. A third of them
@@ -9,6 +9,11 @@ garbage. It raises its own descriptor limit first (above COUNT where it may). On
 (or has failed within 10 s), it prints ``flooding MADE of COUNT`` and holds them until its standard
 input closes; then it prints ``closed N``, N being the connections the other side had closed by
 then, and exits.
+
+With RATE (connections a second, 0 for as many as it can) it churns instead, until its standard
+input closes: it opens COUNT connections, then the next COUNT, closing the ones before, and so on,
+no faster than RATE; it prints ``flooding`` once the first COUNT are made, and at the end
+``made N in S s``.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ import resource
 import selectors
 import socket
 import sys
+import threading
 import time
 
 #: The first 10 bytes of a ZMTP 3 greeting (the signature), then nothing.
@@ -27,8 +33,10 @@ GARBAGE = bytes(range(7, 71))
 CONNECT_WITHIN = 10.0
 
 
-def open_all(host: str, port: int, count: int, sources: int) -> list[socket.socket]:
-    """Start ``count`` non-blocking connections; wait until each is made or failed; the made."""
+def open_all(host: str, port: int, count: int, sources: int,
+             within: float = CONNECT_WITHIN) -> list[socket.socket]:
+    """Start ``count`` non-blocking connections; wait until each is made or failed (``within``
+    seconds at most); the made."""
     pending: dict[socket.socket, int] = {}
     selector = selectors.DefaultSelector()
     for n in range(count):
@@ -43,7 +51,7 @@ def open_all(host: str, port: int, count: int, sources: int) -> list[socket.sock
         pending[conn] = n
         selector.register(conn, selectors.EVENT_WRITE)
     made: list[socket.socket] = []
-    deadline = time.monotonic() + CONNECT_WITHIN
+    deadline = time.monotonic() + within
     while pending and time.monotonic() < deadline:
         for key, _ in selector.select(max(0.0, deadline - time.monotonic())):
             conn = key.fileobj
@@ -81,6 +89,28 @@ def closed_by_peer(conns: list[socket.socket]) -> int:
     return closed
 
 
+def churn(host: str, port: int, count: int, sources: int, rate: float) -> int:
+    """Open ``count`` connections after ``count``, closing the ones before, no faster than
+    ``rate`` a second (0: no limit), until standard input closes; how many were made."""
+    stop = threading.Event()
+    threading.Thread(target=lambda: (sys.stdin.read(), stop.set()), daemon=True).start()
+    held: list[socket.socket] = []
+    made = 0
+    started = time.monotonic()
+    while not stop.is_set():
+        batch = open_all(host, port, count, sources, within=1.0)
+        for conn in held:
+            conn.close()
+        if not made:
+            print("flooding", flush=True)
+        held, made = batch, made + len(batch)
+        if rate > 0:
+            stop.wait(max(0.0, started + made / rate - time.monotonic()))
+    for conn in held:
+        conn.close()
+    return made
+
+
 def main() -> int:
     host, port = sys.argv[1].rsplit(":", 1)
     count = int(sys.argv[2])
@@ -90,6 +120,11 @@ def main() -> int:
         resource.setrlimit(resource.RLIMIT_NOFILE, (max(hard, count + 64),) * 2)
     except (ValueError, OSError):
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    if len(sys.argv) > 4:
+        started = time.monotonic()
+        made = churn(host, int(port), count, sources, float(sys.argv[4]))
+        print(f"made {made} in {time.monotonic() - started:.2f} s", flush=True)
+        return 0
     conns = open_all(host, int(port), count, sources)
     print(f"flooding {len(conns)} of {count}", flush=True)
     sys.stdin.read()
