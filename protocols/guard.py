@@ -89,6 +89,18 @@ def address_key(host: str) -> str:
 def _peer(fd: int, port: int) -> tuple[str, int] | None:
     """The peer address of ``fd`` if it is a TCP connection to local ``port``, else ``None``
     (closed, or since reused for something else). Borrows the descriptor, never closes it."""
+    return _on_connection(fd, port, None)
+
+
+def _shut_down(fd: int, port: int, peer: tuple[str, int]) -> None:
+    """Shut ``fd`` down if it is still the connection from ``peer`` to ``port``."""
+    _on_connection(fd, port, peer)
+
+
+def _on_connection(fd: int, port: int, shut: tuple[str, int] | None) -> tuple[str, int] | None:
+    """The peer address of ``fd`` if it is a TCP connection to local ``port`` (else ``None``);
+    with ``shut``, the connection is also shut down if that is its peer. libzmq may close the
+    descriptor at any moment, so every failure means it is gone."""
     try:
         conn = socket.socket(fileno=fd)
     except OSError:
@@ -99,22 +111,12 @@ def _peer(fd: int, port: int) -> tuple[str, int] | None:
         if conn.getsockname()[1] != port:
             return None
         host, remote_port = conn.getpeername()[:2]
-        return str(host), int(remote_port)
+        peer = str(host), int(remote_port)
+        if shut is not None and peer == shut:
+            conn.shutdown(socket.SHUT_RDWR)
+        return peer
     except OSError:
         return None
-    finally:
-        conn.detach()
-
-
-def _shut_down(fd: int, port: int, peer: tuple[str, int]) -> None:
-    """Shut ``fd`` down if it is still the connection from ``peer`` to ``port``."""
-    if _peer(fd, port) != peer:
-        return
-    conn = socket.socket(fileno=fd)
-    try:
-        conn.shutdown(socket.SHUT_RDWR)
-    except OSError:
-        pass
     finally:
         conn.detach()
 

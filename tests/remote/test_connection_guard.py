@@ -17,7 +17,7 @@ import zmq
 
 from remote_helpers import ROOT, curve_dealer, wait_until
 from protocols.codec import decode, encode
-from protocols.guard import ConnectionCaps, address_key
+from protocols.guard import ConnectionCaps, ConnectionGuard, address_key
 from protocols.messages import Hello, Ping
 from protocols.transport import CurveKeys, Hub, Peer
 
@@ -186,3 +186,31 @@ def test_the_descriptors_of_shed_connections_are_closed(keys: CurveKeys, conns: 
         assert all(closed_by_referee(conn) for conn in conns[:49])
         # Ours stay open (50), the referee's side keeps one: libzmq closed what was shed.
         assert wait_until(hub, lambda: len(os.listdir("/proc/self/fd")) <= before + 50 + 1, 10)
+
+
+def test_a_descriptor_closed_before_it_is_shed_is_left_alone() -> None:
+    with socket.create_server(("127.0.0.1", 0)) as listener:
+        port = listener.getsockname()[1]
+        guard = ConnectionGuard(ConnectionCaps(per_address=1), budget=10)
+        first = socket.create_connection(("127.0.0.1", port))
+        gone, _ = listener.accept()
+        guard.accepted(gone.fileno(), port, 0.0)
+        spare = socket.socket()  # takes the next descriptor, so that the closed one is not reused
+        gone_fd = gone.fileno()
+        gone.close()  # as libzmq may close it before its close is reported
+        second = socket.create_connection(("127.0.0.1", port))
+        kept, _ = listener.accept()
+        try:
+            assert kept.fileno() != gone_fd
+            guard.accepted(kept.fileno(), port, 1.0)  # over the cap: sheds the closed one
+            assert guard.shed["address"] == 1 and guard.pending == 1
+            guard.refuse(gone_fd)
+            guard.closed(gone_fd)
+            assert guard.pending == 1
+            guard.sweep(100.0)  # the kept one is late: shut down
+            assert guard.shed["late"] == 1 and guard.pending == 0
+            second.settimeout(10)
+            assert second.recv(1) == b""
+        finally:
+            for conn in (first, second, kept, spare):
+                conn.close()
