@@ -23,6 +23,7 @@ one; a hub calls it before it listens on ``tcp://``.
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import logging
 import resource
@@ -75,6 +76,7 @@ def raise_open_files_limit() -> int:
     return hard
 
 
+@functools.lru_cache(maxsize=4096)
 def address_key(host: str) -> str:
     """What the per-address cap counts ``host`` under: an IPv4 address (plain or mapped into
     IPv6) as itself, an IPv6 address by its /64 prefix."""
@@ -102,13 +104,14 @@ def _on_connection(fd: int, port: int, shut: tuple[str, int] | None) -> tuple[st
     with ``shut``, the connection is also shut down if that is its peer. libzmq may close the
     descriptor at any moment, so every failure means it is gone."""
     try:
-        conn = socket.socket(fileno=fd)
+        # Family and type given, so that nothing is asked of the descriptor until needed: the
+        # addresses come back in the form of the family they really have.
+        conn = socket.socket(socket.AF_INET, socket.SOCK_STREAM, 0, fd)
     except OSError:
         return None
     try:
-        if conn.family not in (socket.AF_INET, socket.AF_INET6) or conn.type != socket.SOCK_STREAM:
-            return None
-        if conn.getsockname()[1] != port:
+        local = conn.getsockname()
+        if not isinstance(local, tuple) or local[1] != port:
             return None
         host, remote_port = conn.getpeername()[:2]
         peer = str(host), int(remote_port)

@@ -59,6 +59,7 @@ import logging
 import os
 import secrets
 import shutil
+import struct
 import tempfile
 import time
 from collections import OrderedDict, deque
@@ -67,7 +68,6 @@ from dataclasses import dataclass, field
 from typing import cast
 
 import zmq
-from zmq.utils.monitor import parse_monitor_message
 
 from protocols.codec import DEFAULT_LIMITS, Limits, decode, encode, may_answer
 from protocols.errors import PeerGone, ProtocolError
@@ -94,6 +94,7 @@ _NOBLOCK_MORE = int(zmq.NOBLOCK | zmq.SNDMORE)
 _EVENTS = int(zmq.EVENTS)
 _POLLIN = int(zmq.POLLIN)
 _ACCEPTED = int(zmq.EVENT_ACCEPTED)
+_MONITOR_EVENT = struct.Struct("=Hi")
 
 #: Frames that may wait per connection, in each direction.
 QUEUE_FRAMES = 64
@@ -113,7 +114,7 @@ STRANGER_STRIKES = 3
 IGNORED_KEPT = 4096
 #: Frames from one peer decoded per outstanding request; the rest are dropped undecoded.
 DECODES_PER_REQUEST = 4
-#: Frames taken off the socket (undecoded) in one go.
+#: Frames taken off the socket (undecoded), or connection events handled, in one go.
 DRAIN_BATCH = 256
 #: Longest a name or version in ``hello`` may be, in characters.
 NAME_LIMIT = 64
@@ -601,15 +602,20 @@ class Hub:
 
     def _drain_monitor(self) -> bool:
         """Count the tcp connections the socket reports accepted (the guard sheds those beyond
-        its caps) and mark the peers of connections it reports closed as lost; whether there
-        were any events."""
+        its caps) and mark the peers of connections it reports closed as lost, for up to
+        :data:`DRAIN_BATCH` events; whether there were any."""
         came = False
-        while self._monitor.poll(0, zmq.POLLIN):
-            event = parse_monitor_message(self._monitor.recv_multipart())
+        # A bounded batch: a flood of connections must not keep the hub here.
+        for _ in range(DRAIN_BATCH):
+            try:
+                parts = self._monitor.recv_multipart(_NOBLOCK)
+            except zmq.Again:
+                break
+            # The first frame: the event (16 bits) and its value (32 bits), in this machine's order.
+            kind, fd = _MONITOR_EVENT.unpack_from(parts[0])
             came = True
-            fd = int(event["value"])
-            if event["event"] == _ACCEPTED:
-                where = event["endpoint"]
+            if kind == _ACCEPTED:
+                where = parts[1]
                 if where.startswith(b"tcp://"):
                     self.guard.accepted(fd, int(where.rsplit(b":", 1)[1]), time.monotonic())
                 continue
