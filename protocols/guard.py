@@ -152,6 +152,9 @@ class ConnectionGuard:
     #: Connections not admitted, oldest first (by accept, or by losing their admission).
     _pending: OrderedDict[int, _Connection] = field(default_factory=OrderedDict)
     _per_key: dict[str, OrderedDict[int, None]] = field(default_factory=dict)
+    #: The addresses by how many pending connections each holds, and the largest such number.
+    _by_size: dict[int, dict[str, None]] = field(default_factory=dict)
+    _top: int = 0
     _admitted: int = 0
     #: Descriptors admitted before their acceptance was reported.
     _early: set[int] = field(default_factory=set)
@@ -248,20 +251,36 @@ class ConnectionGuard:
 
     def _make_pending(self, conn: _Connection) -> None:
         self._pending[conn.fd] = conn
-        self._per_key.setdefault(conn.key, OrderedDict())[conn.fd] = None
+        same = self._per_key.setdefault(conn.key, OrderedDict())
+        same[conn.fd] = None
+        self._resize(conn.key, len(same) - 1, len(same))
 
     def _unpend(self, conn: _Connection) -> None:
         if self._pending.pop(conn.fd, None) is None:
             return
         same = self._per_key[conn.key]
         del same[conn.fd]
+        self._resize(conn.key, len(same) + 1, len(same))
         if not same:
             del self._per_key[conn.key]
+
+    def _resize(self, key: str, old: int, new: int) -> None:
+        """Refile ``key``, which held ``old`` pending connections and now holds ``new``."""
+        if old:
+            bucket = self._by_size[old]
+            del bucket[key]
+            if not bucket:
+                del self._by_size[old]
+        if new:
+            self._by_size.setdefault(new, {})[key] = None
+        self._top = max(self._top, new)
+        while self._top and self._top not in self._by_size:
+            self._top -= 1
 
     def _biggest(self) -> OrderedDict[int, None]:
         """The pending connections of the address holding the most (at most ``per_address``
         each, so a flood from few addresses is shed before a newcomer from another)."""
-        return max(self._per_key.values(), key=len)
+        return self._per_key[next(iter(self._by_size[self._top]))]
 
     def _shed(self, conn: _Connection, reason: str) -> None:
         """Shut ``conn`` down (libzmq then closes it and reports it closed) and stop counting it."""
