@@ -24,6 +24,10 @@ Nothing a peer sends can make the hub buffer without bound, or work for long (SP
 * Every frame is stamped with the time it was taken off the socket, and pending frames are taken
   off (cheaply, undecoded) before any is decoded, so a hub busy with one peer's junk never delays
   the arrival time of another peer's reply.
+* On ``tcp://`` endpoints, connections that have not said hello with a valid token are few and
+  short-lived: a :class:`~protocols.guard.ConnectionGuard` sheds them when late and beyond caps
+  per address and in all (:class:`~protocols.guard.ConnectionCaps`), so that a flood of
+  connections cannot take the referee's descriptors; connections that said hello are never shed.
 
 A peer whose connection closes is marked ``lost``: the hub learns it from the socket's monitor,
 and from any later frame arriving on the same file descriptor under a new identity (libzmq
