@@ -118,8 +118,10 @@ STRANGER_STRIKES = 3
 IGNORED_KEPT = 4096
 #: Frames from one peer decoded per outstanding request; the rest are dropped undecoded.
 DECODES_PER_REQUEST = 4
-#: Frames taken off the socket (undecoded), or connection events handled, in one go.
+#: Frames taken off the socket (undecoded) in one go.
 DRAIN_BATCH = 256
+#: Connection events handled in one go (a few milliseconds' work at most).
+EVENTS_BATCH = 64
 #: Longest a name or version in ``hello`` may be, in characters.
 NAME_LIMIT = 64
 #: Seconds of silence after which the hub pings an idle remote peer.
@@ -502,10 +504,13 @@ class Hub:
             self.guard.sweep(now)
             timeout = min(timeout, self._keepalive(), self.guard.due(now))
             ready = dict(self._poller.poll(max(0, int(timeout * 1000 + 0.999))))
-            # A closed connection whose event is not read yet is caught by the descriptor check.
-            came = self._monitor in ready and self._drain_monitor()
+            # Frames first, so that connection events (a flood of them) never delay their
+            # arrival times; a closed connection whose event is not read yet is caught by the
+            # descriptor check.
             if self._socket in ready:
-                came = self._take_pending() > 0 or came
+                came = self._take_pending() > 0
+            if self._monitor in ready:
+                came = self._drain_monitor() or came
         if not self._queue:
             return came, None
         return True, self._accept(self._queue.popleft())
@@ -607,10 +612,10 @@ class Hub:
     def _drain_monitor(self) -> bool:
         """Count the tcp connections the socket reports accepted (the guard sheds those beyond
         its caps) and mark the peers of connections it reports closed as lost, for up to
-        :data:`DRAIN_BATCH` events; whether there were any."""
+        :data:`EVENTS_BATCH` events; whether there were any."""
         came = False
         # A bounded batch: a flood of connections must not keep the hub here.
-        for _ in range(DRAIN_BATCH):
+        for _ in range(EVENTS_BATCH):
             try:
                 parts = self._monitor.recv_multipart(_NOBLOCK)
             except zmq.Again:
