@@ -7,7 +7,8 @@ built-in ``random`` bot connected over tcp as a remote entrant would be; the oth
 ``tests/hostile/connection_flood.py`` churns connections at the endpoint (idle ones, half ZMTP
 greetings, garbage; batches of ``--batch`` held until the next batch is made, from ``--sources``
 loopback addresses) at each rate of ``--rates`` (connections a second, 0 for as many as the
-flooding process can make). Printed per condition: connections accepted a second by the hub,
+flooding process can make; it runs at the lowest priority, as the processor it floods from would
+not be the referee's, but it still shares this machine). Printed per condition: connections accepted a second by the hub,
 connections shed, seat 0's decision times (act sent → action received, as recorded) p50 and p99,
 the ratios to the quiet run, and seat 0's faults (the goal is 0).
 
@@ -73,7 +74,8 @@ def main() -> None:
                     flood = subprocess.Popen(
                         [sys.executable, str(FLOOD), hub.listening.removeprefix("tcp://"),
                          str(args.batch), str(args.sources), str(rate)],
-                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                        preexec_fn=lambda: os.nice(19))
                     while flood.poll() is None and not _said_flooding(flood):
                         hub.receive(0.05)  # the guard sheds meanwhile
                 accepted, shed = hub.guard.accepted_count, sum(hub.guard.shed.values())
