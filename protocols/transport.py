@@ -24,6 +24,10 @@ Nothing a peer sends can make the hub buffer without bound, or work for long (SP
 * Every frame is stamped with the time it was taken off the socket, and pending frames are taken
   off (cheaply, undecoded) before any is decoded, so a hub busy with one peer's junk never delays
   the arrival time of another peer's reply.
+* On ``tcp://`` endpoints, connections that have not said hello with a valid token are few and
+  short-lived: a :class:`~protocols.guard.ConnectionGuard` sheds them when late and beyond caps
+  per address and in all (:class:`~protocols.guard.ConnectionCaps`), so that a flood of
+  connections cannot take the referee's descriptors; connections that said hello are never shed.
 
 A peer whose connection closes is marked ``lost``: the hub learns it from the socket's monitor,
 and from any later frame arriving on the same file descriptor under a new identity (libzmq
@@ -59,6 +63,7 @@ import logging
 import os
 import secrets
 import shutil
+import struct
 import tempfile
 import time
 from collections import OrderedDict, deque
@@ -67,10 +72,10 @@ from dataclasses import dataclass, field
 from typing import cast
 
 import zmq
-from zmq.utils.monitor import parse_monitor_message
 
 from protocols.codec import DEFAULT_LIMITS, Limits, decode, encode, may_answer
 from protocols.errors import PeerGone, ProtocolError
+from protocols.guard import ConnectionCaps, ConnectionGuard, raise_open_files_limit
 from protocols.messages import (
     OLDEST_PROTOCOL_VERSION,
     PROTOCOL_VERSION,
@@ -92,6 +97,8 @@ _NOBLOCK = int(zmq.NOBLOCK)
 _NOBLOCK_MORE = int(zmq.NOBLOCK | zmq.SNDMORE)
 _EVENTS = int(zmq.EVENTS)
 _POLLIN = int(zmq.POLLIN)
+_ACCEPTED = int(zmq.EVENT_ACCEPTED)
+_MONITOR_EVENT = struct.Struct("=Hi")
 
 #: Frames that may wait per connection, in each direction.
 QUEUE_FRAMES = 64
@@ -113,6 +120,8 @@ IGNORED_KEPT = 4096
 DECODES_PER_REQUEST = 4
 #: Frames taken off the socket (undecoded) in one go.
 DRAIN_BATCH = 256
+#: Connection events handled in one go (a few milliseconds' work at most).
+EVENTS_BATCH = 64
 #: Longest a name or version in ``hello`` may be, in characters.
 NAME_LIMIT = 64
 #: Seconds of silence after which the hub pings an idle remote peer.
@@ -122,6 +131,11 @@ PINGS_MISSED = 3
 #: TCP keepalive for remote connections: idle seconds before the first probe, and between probes.
 TCP_KEEPALIVE_IDLE = 30
 TCP_KEEPALIVE_INTERVAL = 10
+#: Connections the kernel may queue for a ``tcp://`` endpoint before they are accepted (it may
+#: allow fewer: ``net.core.somaxconn``).
+ACCEPT_BACKLOG = 1024
+#: libzmq's own handshake interval (milliseconds), kept for ``ipc://`` endpoints.
+HANDSHAKE_DEFAULT_MS = 30_000
 #: Limits for a ``hello`` from a sender not yet known.
 _HELLO_LIMITS = Limits(max_frame=HELLO_LIMIT, max_depth=2, max_items=16, max_string=HELLO_LIMIT)
 
@@ -223,10 +237,13 @@ class Hub:
         limits: Limits = DEFAULT_LIMITS,
         server: str = "arena",
         listen: str | None = None,
+        caps: ConnectionCaps = ConnectionCaps(),
     ) -> None:
         """Bind ``endpoint`` (a private ``ipc://`` folder by default) and, with ``listen``, also a
         ``tcp://`` endpoint for remote bots. ``curve`` encrypts ``listen`` where it is given, else
-        ``endpoint``. Raises :class:`ProtocolError` if an endpoint cannot be bound."""
+        ``endpoint``. ``caps`` bound the connections of ``tcp://`` endpoints (see
+        :mod:`protocols.guard`); before binding one, the hub raises the process's soft descriptor
+        limit to the hard one. Raises :class:`ProtocolError` if an endpoint cannot be bound."""
         self._limits = limits
         self._server = server
         self._peers_by_digest: dict[bytes, Peer] = {}
@@ -253,6 +270,9 @@ class Hub:
         #: issued meanwhile elsewhere (a tournament's invitations); it must be cheap when nothing
         #: changed, since strangers can trigger it.
         self.refresh_tokens: Callable[[], object] | None = None
+        self._caps = caps
+        #: Counts the tcp connections and sheds those the caps do not allow.
+        self.guard = ConnectionGuard(caps)
         self._context = zmq.Context()
         self._socket = self._context.socket(zmq.ROUTER)
         try:
@@ -263,7 +283,7 @@ class Hub:
             self._socket.setsockopt(zmq.MAXMSGSIZE, OVERSIZE_FACTOR * limits.max_frame)
             self._socket.setsockopt(zmq.RCVHWM, QUEUE_FRAMES)
             self._socket.setsockopt(zmq.SNDHWM, QUEUE_FRAMES)
-            self._monitor: zmq.Socket[bytes] = self._socket.get_monitor_socket(zmq.EVENT_DISCONNECTED)
+            self._monitor = self._watch_connections()
             self._poller = zmq.Poller()
             self._poller.register(self._socket, zmq.POLLIN)
             self._poller.register(self._monitor, zmq.POLLIN)
@@ -278,8 +298,7 @@ class Hub:
                 # Traversable, not listable: each bot's own folder inside has its own owner.
                 os.chmod(self._tmpdir, 0o711)
                 endpoint = f"ipc://{os.path.join(self._tmpdir, 'hub.sock')}"
-            self._socket.bind(endpoint)
-            self.endpoint: str = self._socket.getsockopt_string(zmq.LAST_ENDPOINT)
+            self.endpoint: str = self._bind(endpoint)
             if endpoint.startswith("tcp://"):
                 self.listening = self.endpoint
             if listen is not None:
@@ -288,8 +307,7 @@ class Hub:
                     raise zmq.ZMQError(msg="only tcp:// endpoints can be listened on")
                 if curve is not None:
                     self._curve(curve)
-                self._socket.bind(listen)
-                self.listening = self._socket.getsockopt_string(zmq.LAST_ENDPOINT)
+                self.listening = self._bind(listen)
                 # Later binds (each local bot's own ipc endpoint) are not encrypted.
                 self._socket.curve_server = False
         except zmq.ZMQError as exc:
@@ -297,6 +315,39 @@ class Hub:
             raise ProtocolError(f"cannot bind {endpoint}: {exc.strerror}") from None
         self._closed = False
         log.debug("hub bound at %s", self.endpoint)
+
+    def _watch_connections(self) -> zmq.Socket[bytes]:
+        """The socket's monitor, reporting each connection accepted and closed. Its queue has
+        no limit, so that no event is lost however many connections come at once (it is
+        read whenever the hub receives)."""
+        address = f"inproc://hub-monitor-{id(self)}"
+        self._socket.monitor(address, zmq.EVENT_ACCEPTED | zmq.EVENT_DISCONNECTED)
+        monitor: zmq.Socket[bytes] = self._context.socket(zmq.PAIR)
+        monitor.setsockopt(zmq.RCVHWM, 0)
+        monitor.setsockopt(zmq.LINGER, 0)
+        monitor.connect(address)
+        return monitor
+
+    def _bind(self, endpoint: str) -> str:
+        """Bind ``endpoint``; the bound one (its port resolved). A ``tcp://`` endpoint is guarded:
+        the descriptor limit is raised first, and libzmq closes connections that have not
+        finished their handshake within the caps' ``hello_within``."""
+        if not endpoint.startswith("tcp://"):
+            self._socket.bind(endpoint)
+            return self._socket.getsockopt_string(zmq.LAST_ENDPOINT)
+        self.guard.budget = self._caps.budget(raise_open_files_limit())
+        self._socket.setsockopt(zmq.HANDSHAKE_IVL, int(self._caps.hello_within * 1000))
+        # Connections waiting to be accepted cost no descriptor; a burst that overflows the
+        # queue would make the kernel drop connection attempts, a bot's among them (which retries
+        # only after a second or more).
+        self._socket.setsockopt(zmq.BACKLOG, ACCEPT_BACKLOG)
+        try:
+            self._socket.bind(endpoint)
+        finally:  # binds that follow (each local bot's own ipc endpoint) keep libzmq's default
+            self._socket.setsockopt(zmq.HANDSHAKE_IVL, HANDSHAKE_DEFAULT_MS)
+        bound = self._socket.getsockopt_string(zmq.LAST_ENDPOINT)
+        self.guard.ports.add(int(bound.rsplit(":", 1)[1]))
+        return bound
 
     def _curve(self, keys: CurveKeys) -> None:
         """Make the binds that follow CURVE servers with ``keys``."""
@@ -384,6 +435,7 @@ class Hub:
             self._peers_by_identity.pop(peer.identity, None)
         if peer.fd is not None and self._peers_by_fd.get(peer.fd) is peer:
             del self._peers_by_fd[peer.fd]
+            self.guard.release(peer.fd, time.monotonic())
         peer.lost = True
         peer.awaiting = None
         self._remote.pop(id(peer), None)
@@ -436,22 +488,29 @@ class Hub:
         deadline = time.monotonic() + timeout
         while True:
             handled, incoming = self._receive_one(deadline - time.monotonic())
-            if incoming is not None or not handled:
+            # A flood of frames or connections cannot hold the caller past its deadline.
+            if incoming is not None or not handled or time.monotonic() >= deadline:
                 return incoming
 
     def _receive_one(self, timeout: float) -> tuple[bool, Incoming | None]:
         """Handle at most one frame within ``timeout`` s: (whether one came, what to return).
 
-        A closed connection also counts as something that came (its peer is marked lost).
+        A connection accepted or closed also counts as something that came (the peer of a
+        closed one is marked lost).
         """
         came = False
         if not self._queue:
-            timeout = min(timeout, self._keepalive())
+            now = time.monotonic()
+            self.guard.sweep(now)
+            timeout = min(timeout, self._keepalive(), self.guard.due(now))
             ready = dict(self._poller.poll(max(0, int(timeout * 1000 + 0.999))))
-            # A closed connection whose event is not read yet is caught by the descriptor check.
-            came = self._monitor in ready and self._drain_monitor()
+            # Frames first, so that connection events (a flood of them) never delay their
+            # arrival times; a closed connection whose event is not read yet is caught by the
+            # descriptor check.
             if self._socket in ready:
-                came = self._take_pending() > 0 or came
+                came = self._take_pending() > 0
+            if self._monitor in ready:
+                came = self._drain_monitor() or came
         if not self._queue:
             return came, None
         return True, self._accept(self._queue.popleft())
@@ -520,9 +579,9 @@ class Hub:
             if self._strikes.get(identity, 0) >= STRANGER_STRIKES:
                 self.refused += 1
             elif len(parts) != 1:
-                self._refuse_frame(identity, f"unknown sender: {len(parts)} frames in one message")
+                self._refuse_frame(identity, fd, f"unknown sender: {len(parts)} frames in one message")
             elif size > HELLO_LIMIT:
-                self._refuse_frame(identity, f"unknown sender sent {size} bytes before saying hello")
+                self._refuse_frame(identity, fd, f"unknown sender sent {size} bytes before saying hello")
             else:
                 return _Frame(identity, [parts[0].bytes], fd, arrived)
             return None
@@ -551,13 +610,27 @@ class Hub:
         return _Frame(identity, [part.bytes for part in parts], fd, arrived)
 
     def _drain_monitor(self) -> bool:
-        """Mark the peers of connections the socket reports closed as lost; whether there were any."""
-        closed = False
-        while self._monitor.poll(0, zmq.POLLIN):
-            event = parse_monitor_message(self._monitor.recv_multipart())
-            closed = True
-            self._lose_fd(int(event["value"]), "the connection closed")
-        return closed
+        """Count the tcp connections the socket reports accepted (the guard sheds those beyond
+        its caps) and mark the peers of connections it reports closed as lost, for up to
+        :data:`EVENTS_BATCH` events; whether there were any."""
+        came = False
+        # A bounded batch: a flood of connections must not keep the hub here.
+        for _ in range(EVENTS_BATCH):
+            try:
+                parts = self._monitor.recv_multipart(_NOBLOCK)
+            except zmq.Again:
+                break
+            # The first frame: the event (16 bits) and its value (32 bits), in this machine's order.
+            kind, fd = _MONITOR_EVENT.unpack_from(parts[0])
+            came = True
+            if kind == _ACCEPTED:
+                where = parts[1]
+                if where.startswith(b"tcp://"):
+                    self.guard.accepted(fd, int(where.rsplit(b":", 1)[1]), time.monotonic())
+                continue
+            self.guard.closed(fd)
+            self._lose_fd(fd, "the connection closed")
+        return came
 
     def _check_reused_fd(self, identity: bytes, fd: int) -> None:
         """A frame from a new identity on a peer's descriptor: that peer's connection has closed."""
@@ -611,11 +684,14 @@ class Hub:
         if peer.dropped <= DROPS_LOGGED:
             log.info("%s: dropped %s %s", peer.label, what, why)
 
-    def _refuse_frame(self, identity: bytes, why: str) -> None:
-        """Count a refused frame from a sender not yet known; ignore it after its last strike."""
+    def _refuse_frame(self, identity: bytes, fd: int, why: str) -> None:
+        """Count a refused frame from a sender not yet known; after its last strike, ignore it
+        and shed its connection."""
         self.refused += 1
         strikes = self._strikes.pop(identity, 0) + 1
         self._strikes[identity] = strikes
+        if strikes == STRANGER_STRIKES:
+            self.guard.refuse(fd)
         while len(self._strikes) > IGNORED_KEPT:
             self._strikes.popitem(last=False)
         if self.refused <= REFUSALS_LOGGED:
@@ -673,15 +749,15 @@ class Hub:
         try:
             message = decode(frame.parts[0], _HELLO_LIMITS)
         except ProtocolError as exc:
-            self._refuse_frame(identity, f"unknown sender sent a malformed frame: {exc}")
+            self._refuse_frame(identity, frame.fd, f"unknown sender sent a malformed frame: {exc}")
             return
         if not isinstance(message, Hello):
             self._refuse_frame(
-                identity, f"refused {type(message).__name__} from a sender that has not said hello"
+                identity, frame.fd, f"refused {type(message).__name__} from a sender that has not said hello"
             )
             return
         if not self._handshake(identity, message, frame.fd):
-            self._refuse_frame(identity, "refused a hello")
+            self._refuse_frame(identity, frame.fd, "refused a hello")
 
     def _handshake(self, identity: bytes, hello: Hello, fd: int) -> bool:
         """Connect the peer whose token ``hello`` carries, or answer ``error``; whether it did."""
@@ -715,6 +791,7 @@ class Hub:
             if fd >= 0:
                 peer.fd = fd
                 self._peers_by_fd[fd] = peer
+                self.guard.admit(fd)
             self._raw_send(identity, Welcome(peer.protocol, self._server))
             log.info("%s connected as %r %r", peer.label, hello.name, hello.version)
             return True
@@ -732,6 +809,7 @@ class Hub:
             self._strikes.popitem(last=False)
         if peer.fd is not None and self._peers_by_fd.get(peer.fd) is peer:
             del self._peers_by_fd[peer.fd]
+            self.guard.release(peer.fd, time.monotonic())
         peer.fd = peer.awaiting = peer.pinged = None
         peer.missed = 0
         log.info("%s reconnected; the new connection replaces the old", peer.label)

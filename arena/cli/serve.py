@@ -13,6 +13,7 @@ import typer
 from arena.cli.common import fail
 from arena.cli.results import DEFAULT_DB, DbOpt, TournamentOpt
 from arena.live.files import make_live_folder
+from protocols.guard import raise_open_files_limit
 
 
 def serve_command(
@@ -50,6 +51,7 @@ def serve_command(
         folder = make_live_folder(db)
     except OSError as exc:
         raise fail(f"cannot make the live folder beside {db}: {exc.strerror or exc}") from None
+    raise_open_files_limit()  # as every listening command does: many viewers, many descriptors
     import uvicorn  # the web stack loads only for this command
 
     from arena.live.app import create_app

@@ -140,7 +140,7 @@ class RemoteLane:
                 tempfile.TemporaryDirectory(prefix="arena-remote-") as logs,
                 # The tcp endpoint's frame cap is fixed when it is bound: the config's from the start.
                 Hub(curve=keys, listen=self.settings.listen, server=f"arena {__version__}",
-                    limits=bot_limits(self.config.frame_limit_kb)) as hub,
+                    limits=bot_limits(self.config.frame_limit_kb), caps=self.settings.caps) as hub,
             ):
                 pool = RemotePool(hub, Path(logs), {})
                 with pool:

@@ -24,6 +24,7 @@ from arena.remote import RemoteError
 from arena.remote.connection import check_name
 from arena.remote.seats import remote_spec
 from arena.remote.settings import POSTPONE_AFTER, RemoteSettings
+from protocols.guard import ConnectionCaps
 from arena.tournament import TournamentError
 from engine.core import ConfigError, KnobValue, MatchConfig
 from engine.registry import get_game
@@ -226,7 +227,7 @@ class TournamentConfig:
         or where)."""
         plain = self.to_plain()
         del plain["concurrency"], plain["pin_cpus"]
-        for key in ("listen", "address", "postpone_after"):  # where remote bots connect
+        for key in REMOTE_KEYS:  # where remote bots connect
             plain.pop(key, None)
         for bot in plain["bots"]:  # where the bots' files are is not what plays
             bot.pop("folder", None)
@@ -241,6 +242,11 @@ class TournamentConfig:
         except ConfigError as exc:
             raise TournamentError(f"tournament {self.name!r}: {exc}") from None
 
+
+#: The keys of where and how remote entrants connect (``listen`` first), none of which changes
+#: what is played.
+REMOTE_KEYS = ("listen", "address", "postpone_after", "connections_per_address", "connections",
+               "hello_within")
 
 _TOP_KEYS = {
     "name": "a string",
@@ -261,6 +267,9 @@ _TOP_KEYS = {
     "listen": "a string",
     "address": "a string",
     "postpone_after": "a whole number",
+    "connections_per_address": "a whole number",
+    "connections": "a whole number",
+    "hello_within": "a whole number",
     "wall_cap": "a number",
     "trusted": "true or false",
     "sandbox": "true or false",
@@ -423,10 +432,10 @@ def _deal_secret_file(top: _Reader, base: Path) -> str | None:
 
 
 def _remote_settings(top: _Reader, bots: Sequence[BotEntry]) -> RemoteSettings | None:
-    """``listen``, ``address`` and ``postpone_after``: needed by, and only for, remote entrants."""
+    """``listen`` and the other :data:`REMOTE_KEYS`: needed by, and only for, remote entrants."""
     listen = top.string("listen", None)
     if listen is None:
-        for key in ("address", "postpone_after"):
+        for key in REMOTE_KEYS[1:]:
             if key in top.data:
                 raise top.error(key, "only a tournament that sets listen has it")
         if any(b.remote for b in bots):
@@ -435,8 +444,13 @@ def _remote_settings(top: _Reader, bots: Sequence[BotEntry]) -> RemoteSettings |
     if top.data.get("clock") == "cpu" and any(b.remote for b in bots):
         raise top.error("clock", "remote bots are timed on the wall clock: cpu cannot time them")
     try:
+        default = ConnectionCaps()
+        caps = ConnectionCaps(
+            per_address=top.integer("connections_per_address", default.per_address, minimum=1),
+            connections=top.integer("connections", default.connections, minimum=1),
+            hello_within=top.integer("hello_within", int(default.hello_within), minimum=1))
         return RemoteSettings(listen, top.string("address", None),
-                              top.integer("postpone_after", POSTPONE_AFTER, minimum=1))
+                              top.integer("postpone_after", POSTPONE_AFTER, minimum=1), caps)
     except RemoteError as exc:
         raise top.error("listen", str(exc)) from None
 

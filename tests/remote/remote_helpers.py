@@ -10,6 +10,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import zmq
+
 from protocols.transport import Hub, Peer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -73,3 +75,14 @@ def wait_until(hub: Hub, condition: Callable[[], bool], timeout: float) -> bool:
             return True
         hub.receive(0.05)
     return bool(condition())
+
+
+def curve_dealer(hub: Hub) -> zmq.Socket[bytes]:
+    """A DEALER socket with a key pair of its own, connected to ``hub``'s CURVE tcp endpoint."""
+    socket: zmq.Socket[bytes] = zmq.Context.instance().socket(zmq.DEALER)
+    socket.setsockopt(zmq.LINGER, 0)
+    public, secret = zmq.curve_keypair()
+    assert hub.curve_public is not None and hub.listening is not None
+    socket.curve_serverkey, socket.curve_publickey, socket.curve_secretkey = (hub.curve_public, public, secret)
+    socket.connect(hub.listening)
+    return socket

@@ -20,11 +20,12 @@ from arena.remote.book import book_path, invite, read_book, revoke, tournament_k
 from arena.remote.lane import RemoteLane
 from arena.store.db import Store
 from arena.tournament import TournamentError
-from arena.tournament.config import TournamentConfig, load_config
+from arena.tournament.config import TournamentConfig, config_from_plain, load_config
 from arena.tournament.jobs import JobDone, JobFailed, MatchJob
 from arena.tournament.schedule import build_schedule
 from remote_helpers import sdk_bot, start, stop
 from leaderboards.model import Flag
+from protocols.guard import ConnectionCaps
 
 runner = CliRunner()
 
@@ -68,6 +69,9 @@ remote = true
     (("remote = true", "remote = true\nbot = \"random\""), "bots[2].bot: a remote bot runs on its owner's machine"),
     (("name = \"alice\"", "name = \"../alice\""), "bots[2].name: remote bot name '../alice'"),
     (("seed = 7", "seed = 7\nclock = \"cpu\""), "clock: remote bots are timed on the wall clock"),
+    (("seed = 7", "seed = 7\nconnections_per_address = 0"), "connections_per_address: must be at least 1"),
+    (("seed = 7", "seed = 7\nhello_within = 2.5"), "hello_within"),
+    (("listen = ", "connections = 9\n# "), "connections: only a tournament that sets listen has it"),
 ])
 def test_config_errors_name_the_key(tmp_path: Path, change: tuple[str, str], message: str) -> None:
     path = write_league(tmp_path)
@@ -75,6 +79,18 @@ def test_config_errors_name_the_key(tmp_path: Path, change: tuple[str, str], mes
     with pytest.raises(TournamentError) as caught:
         load_config(path)
     assert message in str(caught.value)
+
+
+def test_connection_caps_come_from_the_config_and_do_not_change_its_fingerprint(tmp_path: Path) -> None:
+    plain = load_config(write_league(tmp_path, port=7777))
+    path = write_league(tmp_path, "connections_per_address = 64\nconnections = 4000\nhello_within = 20", 7777)
+    capped = load_config(path)
+    assert capped.remote is not None and plain.remote is not None
+    assert (capped.remote.caps.per_address, capped.remote.caps.connections,
+            capped.remote.caps.hello_within) == (64, 4000, 20.0)
+    assert plain.remote.caps == ConnectionCaps()
+    assert capped.fingerprint() == plain.fingerprint()
+    assert config_from_plain(capped.to_plain(), source="stored").remote == capped.remote
 
 
 def test_the_book_is_private_and_a_new_invitation_replaces_the_token(tmp_path: Path) -> None:

@@ -7,25 +7,13 @@ from pathlib import Path
 
 import msgpack
 import pytest
-import zmq
 
 import protocols.transport as transport
 from arena.remote.keys import new_keys
-from remote_helpers import flaky, sdk_bot, settings, start, stop, wait_until
+from remote_helpers import curve_dealer, flaky, sdk_bot, settings, start, stop, wait_until
 from protocols.codec import Limits, decode, encode
 from protocols.messages import Hello, Message
 from protocols.transport import Hub, Peer
-
-
-def curve_dealer(hub: Hub) -> zmq.Socket[bytes]:
-    """A DEALER socket with a key pair of its own, connected to ``hub``'s CURVE tcp endpoint."""
-    socket: zmq.Socket[bytes] = zmq.Context.instance().socket(zmq.DEALER)
-    socket.setsockopt(zmq.LINGER, 0)
-    public, secret = zmq.curve_keypair()
-    assert hub.curve_public is not None and hub.listening is not None
-    socket.curve_serverkey, socket.curve_publickey, socket.curve_secretkey = (hub.curve_public, public, secret)
-    socket.connect(hub.listening)
-    return socket
 
 
 def test_an_sdk_bot_connects_with_the_server_key_and_its_token(remote_hub: Hub) -> None:

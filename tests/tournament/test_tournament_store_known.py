@@ -4,6 +4,7 @@ errors, on a real database file."""
 from __future__ import annotations
 
 import os
+import resource
 import stat
 import time
 from pathlib import Path
@@ -322,3 +323,25 @@ def test_a_folder_is_not_a_store(tmp_path: Path) -> None:
     with pytest.raises(StoreError) as caught:
         Store(tmp_path)
     assert str(caught.value) == f"{tmp_path}: cannot read: [Errno 21] Is a directory: '{tmp_path}'"
+
+
+def test_an_open_store_commits_games_with_no_descriptor_left(tmp_path: Path) -> None:
+    """A flood of connections that takes every descriptor cannot make storing a game fail."""
+    with Store(tmp_path / "r.db") as store:
+        store.add_tournament("t", "f", {}, [bot("a"), bot("b")])
+        assert store.add_game("t", Placement("g1", 0, 0, 0, 0), record(1, ("a", "b")))
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (len(os.listdir("/proc/self/fd")) + 16, hard))
+        taken: list[int] = []
+        try:
+            with pytest.raises(OSError, match="Too many open files"):
+                while True:
+                    taken.append(os.open(os.devnull, os.O_RDONLY))
+            assert store.add_game("t", Placement("g2", 0, 1, 0, 0), record(2, ("b", "a")))
+            assert store.add_game("t", Placement("g3", 0, 2, 0, 0), record(3, ("a", "b")))
+        finally:
+            for fd in taken:
+                os.close(fd)
+            resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    with Store(tmp_path / "r.db") as store:
+        assert len(store.games("t")) == 3

@@ -1,6 +1,6 @@
 """A remote bot whose connection comes and goes, for the remote-seat tests.
 
-Usage: ``python flaky.py MODE N`` with ``ARENA_ENDPOINT``, ``ARENA_TOKEN`` and ``ARENA_SERVER_KEY``
+Usage: ``python flaky.py MODE N [GATE]`` with ``ARENA_ENDPOINT``, ``ARENA_TOKEN`` and ``ARENA_SERVER_KEY``
 set. It speaks the wire directly (raw ZeroMQ and msgpack, not the SDK), answering every ``act``
 with its first legal action, except:
 
@@ -8,6 +8,8 @@ drop     at its N+1-th ``act`` closes its connection without answering, connects
          socket, the same token), says hello again and plays on
 vanish   at its N+1-th ``act`` exits with status 3 without answering
 mute     says hello, then never answers a ``ping`` (nor anything else)
+gate     at its N+1-th ``act`` prints ``deciding``, waits (up to a minute) until the file GATE
+         exists, then drops and reconnects as ``drop`` does
 
 It prints ``start`` to stdout at every ``start`` it is sent, and exits 0 on ``bye``.
 """
@@ -17,6 +19,7 @@ from __future__ import annotations
 import os
 import sys
 import time
+from pathlib import Path
 
 import msgpack
 import zmq
@@ -37,6 +40,7 @@ def connect(context: zmq.Context[zmq.Socket[bytes]]) -> zmq.Socket[bytes]:
 
 def main() -> int:
     mode, count = sys.argv[1], int(sys.argv[2])
+    gate = Path(sys.argv[3]) if mode == "gate" else None
     context = zmq.Context()
     socket = connect(context)
     acts = 0
@@ -51,7 +55,12 @@ def main() -> int:
             acts += 1
             if acts == count + 1 and mode == "vanish":
                 return 3
-            if acts == count + 1 and mode == "drop":
+            if acts == count + 1 and gate is not None:
+                print("deciding", flush=True)
+                waited = time.monotonic() + 60
+                while not gate.exists() and time.monotonic() < waited:
+                    time.sleep(0.01)
+            if acts == count + 1 and mode in ("drop", "gate"):
                 socket.close(linger=0)
                 time.sleep(0.2)
                 socket = connect(context)
