@@ -3,7 +3,6 @@ the folder they live in; and the manifest's ``files`` refused when they leave th
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
@@ -24,9 +23,9 @@ def test_the_files_a_command_names_are_its_own_wherever_they_are(tmp_path: Path)
     command = ("python3", "bot.py", "--book", "book.bin", "../bots/crashy.py", "--data", ".")
     spec = BotSpec("b", command, cwd=league)
     assert own_files(spec) == (league / "bot.py", league / "book.bin", shelf / "crashy.py")
-    assert own_files(BotSpec("m", (sys.executable, "-m", "pkg.main"), cwd=league)) == (league / "pkg",)
-    assert own_files(BotSpec("r", (sys.executable, "-m", "bots.random"), cwd=league)) == ()
-    assert own_files(BotSpec("n", (sys.executable, "bot.py"))) == (), "relative, with no folder"
+    assert own_files(BotSpec("m", ("python3", "-m", "pkg.main"), cwd=league)) == (league / "pkg",)
+    assert own_files(BotSpec("r", ("python3", "-m", "bots.random"), cwd=league)) == ()
+    assert own_files(BotSpec("n", ("python3", "bot.py"))) == (), "relative, with no folder"
 
 
 def test_a_manifest_lists_more_files_inside_its_folder(tmp_path: Path) -> None:
