@@ -56,8 +56,8 @@ class Jail:
     """What one bot's jail holds besides the system runtime.
 
     ``folder``: its working folder, made private (see the module's docstring), or ``None`` to work
-    in its tmpfs; ``files``: its own files and folders (:func:`arena.own_files.own_files`), each
-    bound alone at its own path; ``socket_dir``: the folder of its hub socket; ``network``: keep
+    in its tmpfs; ``files``: its own files and folders (:func:`arena.own_files.own_files`, less
+    what :func:`bound_files` leaves out), each bound alone at its own path; ``socket_dir``: the folder of its hub socket; ``network``: keep
     the machine's network; ``disk_bytes``: the tmpfs size; ``staged``: sources are staged by the
     launcher (the referee is root).
     """
@@ -93,8 +93,11 @@ def bound_files(files: Sequence[Path]) -> tuple[Path, ...]:
 
 def private_folder(folder: Path | None) -> bool:
     """Whether ``folder`` can be made an empty tmpfs: not the root, nor a folder holding the
-    system, the bot's home or the kernel's file systems (those stay as the jail makes them)."""
+    system, the bot's home or the kernel's file systems (those stay as the jail makes them), nor a
+    folder of the runtime (shown whole anyway)."""
     if folder is None:
+        return False
+    if any(folder.is_relative_to(runtime) for runtime in runtime_folders()):
         return False
     return not any(Path(kept).is_relative_to(folder) for kept in (*SYSTEM, HOME, *KERNEL, "/etc"))
 
@@ -125,7 +128,7 @@ def jail_command(bwrap: str, jail: Jail, command: Sequence[str]) -> list[str]:
     private = private_folder(jail.folder)
     if private:
         args += ["--size", str(FOLDER_BYTES), "--perms", "0755", "--tmpfs", str(jail.folder)]
-    for file in bound_files(jail.files):
+    for file in jail.files:
         args += _bind(jail, file)
     for folder in runtime_folders():
         args += _bind(jail, folder)
