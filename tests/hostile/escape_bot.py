@@ -18,6 +18,7 @@ disk, files, jail (see each function).
 from __future__ import annotations
 
 import ctypes
+import importlib.util
 import os
 import signal
 import socket
@@ -238,6 +239,10 @@ def disk() -> list[str]:
     return outcomes
 
 
+#: All of ``/etc`` a jailed bot may see (with network or without).
+ETC_SHOWN = {"ld.so.cache", "ld.so.conf", "ld.so.conf.d", "alternatives", "localtime", "ssl",
+             "ca-certificates", "nsswitch.conf", "mime.types", "resolv.conf", "hosts", "gai.conf",
+             "services", "protocols"}
 #: What a config's folder holds that a bot must never see: configs, databases, remote-seat keys.
 SECRET_SUFFIXES = (".toml", ".db", ".db-wal", ".db-shm", ".remote", ".env")
 
@@ -322,6 +327,7 @@ def jail() -> list[str]:
     pids = sorted(int(p) for p in os.listdir("/proc") if p.isdigit())
     allowed = {"PATH", "HOME", "TMPDIR", "LANG", "PWD"}
     leaked = sorted(n for n in os.environ if n not in allowed and not n.startswith(("ARENA_", "ATTACK_")))
+    etc = sorted(set(os.listdir("/etc")) - ETC_SHOWN)
     host_key = int(_env("ATTACK_IPC_KEY"))
     socket_path = _env("ARENA_ENDPOINT").removeprefix("ipc://")
     socket_dir = os.path.dirname(socket_path)
@@ -348,6 +354,9 @@ def jail() -> list[str]:
         _verdict(not os.path.exists(_env("ATTACK_RIVAL_FILE")), "the rival's folder in /tmp",
                  _env("ATTACK_RIVAL_FILE")),
         _try("write its working folder", lambda: open("planted", "x").close()),
+        _verdict(not etc, "the rest of /etc", etc),
+        _verdict(importlib.util.find_spec("arena") is None, "the referee's code",
+                 importlib.util.find_spec("arena")),
     ]
     return outcomes
 

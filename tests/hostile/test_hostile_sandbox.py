@@ -202,7 +202,7 @@ def test_an_escape_from_the_sandbox_is_blocked(
         made = [line for line in reported if line.startswith("made: shared memory")]
         assert len(made) == 1 and not made_here, "its shared memory is in the referee's namespace"
         others = [line for line in reported if line not in made]
-        assert len(others) == 17, reported
+        assert len(others) == 19, reported
         assert [line for line in others if not line.startswith("blocked")] == []
     else:
         assert all(line.startswith("blocked") for line in reported), reported

@@ -85,6 +85,7 @@ def test_an_unsandboxed_tournament_is_stored_and_published_as_such(tmp_path: Pat
     assert board["tournament"]["settings"]["sandbox"] is False
 
 
+@pytest.mark.sandbox
 def test_doctor_reports_the_machine_and_every_escape_held() -> None:
     done = arena("doctor")
     assert done.returncode == 0, done.stdout + done.stderr

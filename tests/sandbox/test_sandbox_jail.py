@@ -16,6 +16,8 @@ from arena.process import BotProcess, BotStartError
 from arena.sandbox.identity import IDENTITY_BASE
 from arena.sandbox.jail import HOME, INSIDE_ID
 
+pytestmark = pytest.mark.sandbox
+
 REPORT = r"""
 import json, os, socket
 def attempt(f):
