@@ -17,7 +17,7 @@ from pathlib import Path
 
 from arena import __version__
 from arena.clock import ClockRule, TimeControl
-from arena.handle import BotHandle, close_all
+from arena.handle import EXITED_EARLY, BotHandle, close_all
 from arena.manifest import BotSpec
 from arena.record import FaultKind, MatchRecord
 from arena.referee import FaultPolicy, play_match
@@ -37,6 +37,9 @@ _FIXES = {
     FaultKind.MALFORMED: "send exactly one msgpack map per frame with the fields of SPEC.md §3",
     FaultKind.ILLEGAL: "answer with one of the ids in the act's legal list (SPEC.md §3, act)",
 }
+_EXIT_FIX = ("the program ended before its hello: its output says why. In the sandbox it sees, of "
+             "its folder, only the files its command names and its manifest's files "
+             "(docs/isolation.md)")
 _DROP_FIX = ("reply once to each act or ping, with its seq, and send nothing else: dropped frames "
              "are not read, so their decisions time out (SPEC.md §2, §4); arena -v bot check "
              "logs each drop")
@@ -140,6 +143,8 @@ def _start_breach(failure: str, refusals: list[str]) -> Breach:
         return Breach(f"handshake: the referee refused the hello ({refusals[0]}); then {failure}",
                       "send hello with protocol 1 and the token from $ARENA_TOKEN unchanged, each "
                       "copy its own (SPEC.md §1, §3 hello)")
+    if EXITED_EARLY in failure:
+        return Breach(f"handshake: {failure}", _EXIT_FIX)
     return Breach(f"handshake: {failure}", _FIXES[FaultKind.START])
 
 

@@ -30,6 +30,8 @@ log = logging.getLogger(__name__)
 
 #: Seconds a started bot has to connect and say hello.
 HANDSHAKE_TIMEOUT = 10.0
+#: How a start failure says the bot's program ended before its hello.
+EXITED_EARLY = "before saying hello"
 
 
 @dataclass(eq=False)
@@ -201,7 +203,7 @@ class BotHandle:
                 self.process.close(grace=0)
                 self.hub.forget(self.peer)
                 why = (
-                    f"exited with status {status} before saying hello"
+                    f"exited with status {status} {EXITED_EARLY}"
                     if status is not None
                     else "did not say hello in time"
                 )

@@ -6,6 +6,7 @@ A manifest describes one bot::
     version = "2.1"
     command = ["python3", "mybot.py", "--depth", "3"]   # or one string, split like a shell
     cwd = "."                                           # relative to the manifest's folder
+    files = ["book.bin", "weights/"]                    # more files or folders it may read
     network = false                                     # true: keep the machine's network
     nodes = 2000                                        # optional node budget, as ARENA_NODES
     trusted = false                                     # true: may run outside the sandbox
@@ -21,7 +22,9 @@ A manifest describes one bot::
 
 A bot without a working directory (a built-in bot, or a :class:`BotSpec` made without ``cwd``) runs
 in a fresh private directory; a bot given as a command line runs where the arena was started, since
-its paths are relative to it. What these limits do and do not isolate: ``docs/isolation.md``.
+its paths are relative to it. In the sandbox it sees of that folder only its own files: those its
+command names, and the manifest's ``files`` (paths inside its working folder; see
+:mod:`arena.own_files`). What these limits do and do not isolate: ``docs/isolation.md``.
 """
 
 from __future__ import annotations
@@ -73,7 +76,9 @@ class ResourceLimits:
 class BotSpec:
     """How to start one bot: its name, command line, working directory (``None``: a fresh private
     one), extra environment, limits, whether a local bot keeps the network (``network``), and
-    whether it may run outside the sandbox (``trusted``: built-in bots and the organiser's own)."""
+    whether it may run outside the sandbox (``trusted``: built-in bots and the organiser's own).
+    ``files``: absolute paths of more files and folders (inside ``cwd``) the bot may read, besides
+    those its command names."""
 
     name: str
     command: tuple[str, ...]
@@ -83,6 +88,7 @@ class BotSpec:
     limits: ResourceLimits = ResourceLimits()
     network: bool = False
     trusted: bool = False
+    files: tuple[Path, ...] = ()
 
 
 def builtin_bots() -> list[str]:
@@ -134,7 +140,7 @@ def load_manifest(path: Path) -> BotSpec:
 
 def _spec_from(data: dict[str, Any], base: Path) -> BotSpec:
     unknown = sorted(set(data) - {"name", "version", "command", "cwd", "env", "limits", "network", "nodes",
-                                  "trusted"})
+                                  "trusted", "files"})
     if unknown:
         raise ValueError(f"unknown key {unknown[0]!r}")
     name = data["name"]
@@ -165,7 +171,24 @@ def _spec_from(data: dict[str, Any], base: Path) -> BotSpec:
         env = {**env, ENV_NODES: str(node_count(data["nodes"]))}
     _check_executable(command[0], cwd, name)
     return BotSpec(name, command, cwd, dict(env), str(data.get("version", "")),
-                   _limits(data.get("limits", {})), network, trusted)
+                   _limits(data.get("limits", {})), network, trusted, _files(data.get("files", []), cwd))
+
+
+def _files(raw: object, cwd: Path) -> tuple[Path, ...]:
+    """A manifest's ``files``: existing files or folders strictly inside ``cwd``, named relative
+    to it; absolute, with ``..`` folded."""
+    if not isinstance(raw, list) or not all(isinstance(f, str) and f for f in raw):
+        raise ValueError("'files' must be a list of paths relative to the bot's folder")
+    files = []
+    for name in raw:
+        path = Path(os.path.normpath(cwd / name))
+        if os.path.isabs(name) or path == cwd or not path.is_relative_to(cwd):
+            raise ValueError(f"'files' entry {name!r} must name a file or folder inside the bot's "
+                             f"folder {cwd}")
+        if not path.exists():
+            raise ValueError(f"'files' entry {name!r}: {path} does not exist")
+        files.append(path)
+    return tuple(files)
 
 
 def node_count(value: object) -> int:

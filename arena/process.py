@@ -38,7 +38,8 @@ from arena.manifest import SANDBOX_PROCESSES, BotSpec, ResourceLimits
 from arena.sandbox import SandboxError
 from arena.sandbox.cgroups import BotGroup, GroupLimits
 from arena.sandbox.identity import identity_base
-from arena.sandbox.jail import HOME, Jail, bot_path, jail_command, program_files
+from arena.own_files import own_files
+from arena.sandbox.jail import HOME, Jail, bot_path, bound_files, jail_command
 from arena.sandbox.probe import INSTALL_HINT, bwrap_path
 
 log = logging.getLogger(__name__)
@@ -137,6 +138,16 @@ def _find_program(program: str, cwd: Path, path: str | None) -> str | None:
             return "no such file"
         return None if os.access(target, os.X_OK) else "not executable"
     return None if shutil.which(program, path=path) is not None else "not found on PATH"
+
+
+def _check_readable(name: str, files: Sequence[Path]) -> None:
+    """As root: raise :class:`BotStartError` with the fix if one of a bot's own ``files`` (or
+    folders) is not readable by others, as the bot's own identity is."""
+    for path in files:
+        wanted = 0o005 if path.is_dir() else 0o004
+        if path.stat().st_mode & wanted != wanted:
+            raise BotStartError(f"cannot sandbox bot {name!r}: its file {path} is not readable by "
+                                f"its own identity; make it so with: chmod -R o+rX {path}")
 
 
 class BotProcess:
@@ -238,14 +249,13 @@ class BotProcess:
             raise BotStartError(f"cannot sandbox bot {self.spec.name!r}: bubblewrap is missing; {INSTALL_HINT}")
         limits = self.spec.limits
         base = identity_base()
-        folder = self.spec.cwd
-        if base is not None and folder is not None and folder.stat().st_mode & 0o005 != 0o005:
-            raise BotStartError(f"cannot sandbox bot {self.spec.name!r}: its folder {folder} is not "
-                                f"readable by its own identity; make it so with: chmod -R o+rX {folder}")
+        files = bound_files(own_files(self.spec))
+        if base is not None:
+            _check_readable(self.spec.name, files)
         self.group = _bot_group(self.spec.name, limits)
         socket_dir = None if self._socket_dir is None else Path(self._socket_dir)
-        jail = Jail(self.spec.cwd, program_files(self.spec.command, self.spec.cwd), socket_dir,
-                    not self.isolate_network, limits.disk_mb << 20, staged=base is not None)
+        jail = Jail(self.spec.cwd, files, socket_dir, not self.isolate_network, limits.disk_mb << 20,
+                    staged=base is not None)
         settings = Settings(
             rlimits(limits), False, os.getpid(),
             tuple(str(f) for f in self.group.join_files) if self.group is not None else (),

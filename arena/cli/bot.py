@@ -66,8 +66,9 @@ def _print(report: CheckReport) -> None:
     table.add_row("reply p99", "-" if p99 is None else f"{p99 * 1000:.2f} ms")
     console.print(table)
     for breach in report.breaches:
+        what = Text("\n  ").join(inert(line) for line in breach.what.splitlines())
         err_console.print(Text.assemble(
-            ("breach:", "bold red"), " ", inert(breach.what), "\n  ", ("fix:", "bold"), " ", breach.fix,
+            ("breach:", "bold red"), " ", what, "\n  ", ("fix:", "bold"), " ", breach.fix,
         ))
     if report.passed:
         console.print("[bold green]passed[/]: the bot follows the protocol")

@@ -1,8 +1,10 @@
 """A sandboxed probe that tries a few escapes and prints, as one JSON map, what came of each.
 
-Run by ``arena doctor`` (see :mod:`arena.sandbox.selftest`) as an untrusted bot:
-``python escape_probe.py REFEREE_PID PORT FOLDER FORKS`` (``FORKS`` 0: no fork bomb). Each attempt is reported as ``"blocked: why"``
-or ``"ESCAPED: what it got"``. It imports only the standard library.
+Run by ``arena doctor`` (see :mod:`arena.sandbox.selftest`) as an untrusted bot in ``FOLDER``:
+``python escape_probe.py REFEREE_PID PORT FOLDER FORKS`` (``FORKS`` 0: no fork bomb). Each attempt
+is reported as ``"blocked: why"`` or ``"ESCAPED: what it got"``. Besides escapes it observes what
+the jail promises: no file beside its own in its folder (where the doctor leaves one), no
+supplementary groups, no capabilities and ``no_new_privs``. It imports only the standard library.
 """
 
 from __future__ import annotations
@@ -43,6 +45,30 @@ def _write(folder: str) -> str:
     raise PermissionError("no place outside its tmpfs is writable")
 
 
+def _neighbours() -> str:
+    own = {os.path.basename(__file__)}
+    seen = sorted(set(os.listdir(".")) - own)
+    if seen:
+        return f"sees {', '.join(seen)} in its folder"
+    raise PermissionError("its folder holds nothing but its own files")
+
+
+def _groups() -> str:
+    groups = set(os.getgroups()) - {os.getgid()}
+    if groups:
+        return f"has groups {sorted(groups)}"
+    raise PermissionError("no supplementary groups")
+
+
+def _privileges() -> str:
+    with open("/proc/self/status") as status:
+        fields = dict(line.rstrip("\n").split(":\t", 1) for line in status if ":\t" in line)
+    held = {k: v for k, v in fields.items() if k.startswith("Cap") and int(v, 16)}
+    if held or fields.get("NoNewPrivs") != "1":
+        return f"capabilities {held}, NoNewPrivs {fields.get('NoNewPrivs')}"
+    raise PermissionError("no capabilities, no_new_privs set")
+
+
 def _fork_bomb(count: int) -> str:
     children = []
     try:
@@ -66,6 +92,9 @@ def main(argv: list[str]) -> int:
         "signal a process outside": lambda: _signal(referee),
         "reach 127.0.0.1 without network": lambda: _network(port),
         "write outside its tmpfs": lambda: _write(folder),
+        "see the files beside it": _neighbours,
+        "keep supplementary groups": _groups,
+        "keep privileges": _privileges,
     }
     if forks:
         attempts[f"start {forks} processes"] = lambda: _fork_bomb(forks)

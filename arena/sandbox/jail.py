@@ -4,9 +4,12 @@ The bot gets new user, PID, mount, IPC, UTS and cgroup namespaces, and a new net
 unless its manifest keeps the network; a fresh ``/proc`` showing its own processes only; a minimal
 ``/dev``; the system runtime (``/usr`` and the ``/bin``/``/lib`` links, a few files of ``/etc``),
 the Python runtime that runs the arena (its installation, virtual environment and the ``protocols``,
-``engine`` and ``bots`` packages bots may import) and the bot's own folder and program files read-only; one
-private tmpfs of ``disk_bytes`` at ``/tmp`` as its home and scratch space (the only place it can
-write); and its hub socket's folder. It cannot gain privileges (``--cap-drop ALL``; bubblewrap sets ``no_new_privs``), cannot
+``engine`` and ``bots`` packages bots may import) read-only; one private tmpfs of ``disk_bytes`` at
+``/tmp`` as its home and scratch space (the only place it can write); and its hub socket's folder,
+read-only. Its working folder is at the same path as outside, but private: an empty read-only
+tmpfs into which only its own files (:mod:`arena.own_files`) are bound, read-only, each alone, so
+nothing else of the folder it lives in (a tournament's config, the results database, other bots) is
+there. It cannot gain privileges (``--cap-drop ALL``; bubblewrap sets ``no_new_privs``), cannot
 make further user namespaces, has no controlling terminal to type into (the launcher gives it up,
 see :func:`arena.launch.leave_terminal`) and dies with the launcher's bubblewrap process.
 
@@ -42,16 +45,21 @@ ETC = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alterna
 ETC_NETWORK = ("/etc/resolv.conf", "/etc/hosts", "/etc/gai.conf", "/etc/services", "/etc/protocols")
 #: Marks a bind source the launcher opens before switching identity.
 PLACEHOLDER = "@"
+#: Where the jail mounts its own ``/proc`` and ``/dev``.
+KERNEL = ("/proc", "/dev")
+#: The size of the empty tmpfs a bot's working folder is made of (it only holds mount points).
+FOLDER_BYTES = 1 << 20
 
 
 @dataclass(frozen=True, slots=True)
 class Jail:
     """What one bot's jail holds besides the system runtime.
 
-    ``folder``: the bot's own folder (read-only, its working folder), or ``None`` to work in its
-    tmpfs; ``files``: program files named in its command outside that folder; ``socket_dir``: the
-    folder of its hub socket; ``network``: keep the machine's network; ``disk_bytes``: the tmpfs
-    size; ``staged``: sources are staged by the launcher (the referee is root).
+    ``folder``: its working folder, made private (see the module's docstring), or ``None`` to work
+    in its tmpfs; ``files``: its own files and folders (:func:`arena.own_files.own_files`, less
+    what :func:`bound_files` leaves out), each bound alone at its own path; ``socket_dir``: the folder of its hub socket; ``network``: keep
+    the machine's network; ``disk_bytes``: the tmpfs size; ``staged``: sources are staged by the
+    launcher (the referee is root).
     """
 
     folder: Path | None
@@ -77,16 +85,21 @@ def bot_path() -> str:
     return f"{Path(sys.executable).parent}:/usr/local/bin:/usr/bin:/bin"
 
 
-def program_files(command: Sequence[str], folder: Path | None) -> tuple[Path, ...]:
-    """Absolute paths of existing files in ``command`` that are not inside ``folder`` nor the
-    runtime (e.g. ``python3 /srv/bots/mine.py``), to be bound read-only."""
-    inside = [*runtime_folders(), *([folder] if folder is not None else [])]
-    files = []
-    for arg in command:
-        path = Path(arg)
-        if path.is_absolute() and path.is_file() and not any(path.is_relative_to(f) for f in inside):
-            files.append(path)
-    return tuple(files)
+def bound_files(files: Sequence[Path]) -> tuple[Path, ...]:
+    """``files`` but those the jail shows anyway (inside the runtime or the system folders)."""
+    shown = [*runtime_folders(), *(Path(f) for f in SYSTEM)]
+    return tuple(f for f in files if not any(f.is_relative_to(s) for s in shown))
+
+
+def private_folder(folder: Path | None) -> bool:
+    """Whether ``folder`` can be made an empty tmpfs: not the root, nor a folder holding the
+    system, the bot's home or the kernel's file systems (those stay as the jail makes them), nor a
+    folder of the runtime (shown whole anyway)."""
+    if folder is None:
+        return False
+    if any(folder.is_relative_to(runtime) for runtime in runtime_folders()):
+        return False
+    return not any(Path(kept).is_relative_to(folder) for kept in (*SYSTEM, HOME, *KERNEL, "/etc"))
 
 
 def _bind(jail: Jail, source: Path) -> list[str]:
@@ -111,14 +124,18 @@ def jail_command(bwrap: str, jail: Jail, command: Sequence[str]) -> list[str]:
         args += ["--ro-bind-try", path, path]
     # The tmpfs first, as binds may land inside it.
     args += ["--size", str(jail.disk_bytes), "--perms", "0700", "--tmpfs", HOME]
-    if jail.folder is not None:
-        args += _bind(jail, jail.folder)
+    # Then the working folder's tmpfs, the binds landing in it, and only then is it made read-only.
+    private = private_folder(jail.folder)
+    if private:
+        args += ["--size", str(FOLDER_BYTES), "--perms", "0755", "--tmpfs", str(jail.folder)]
     for file in jail.files:
         args += _bind(jail, file)
     for folder in runtime_folders():
         args += _bind(jail, folder)
     if jail.socket_dir is not None:
         args += _bind(jail, jail.socket_dir)
+    if private:
+        args += ["--remount-ro", str(jail.folder)]
     args += ["--proc", "/proc", "--dev", "/dev", "--remount-ro", "/dev", "--remount-ro", "/"]
     args += ["--chdir", str(jail.folder) if jail.folder is not None else HOME, "--", *command]
     return args

@@ -72,7 +72,7 @@ def escape_checks(with_groups: bool) -> list[Check]:
     only ``with_groups``, which hold it to :data:`PROBE_PROCESSES`)."""
     with tempfile.TemporaryDirectory(prefix="arena-doctor-") as tmp, socket.socket() as listener:
         folder = Path(tmp)
-        folder.chmod(0o755)  # a bot's folder must be readable by the bot's identity
+        (folder / "league.toml").write_text("# what a bot must not see beside it\n")
         listener.bind(("127.0.0.1", 0))
         listener.listen()
         port = listener.getsockname()[1]

@@ -9,6 +9,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
 from arena.manifest import BotSpec
+from arena.own_files import files_within, own_files
 
 
 def bot_files(spec: BotSpec) -> list[Path]:
@@ -55,14 +56,18 @@ def files_hash(spec: BotSpec) -> str:
 
 
 def file_digests(spec: BotSpec, extra: Sequence[Path] = ()) -> dict[str, str]:
-    """Each file of the bot (:func:`bot_files`, every argument naming a file in its folder, and
-    ``extra``, such as its manifest) by name, with a digest of its contents, plus its ``command``
-    and ``version``: what :func:`changes` compares. Files in the bot's folder are named relative to
-    it, so a moved folder is the same bot."""
+    """Each file of the bot (:func:`bot_files`, every argument naming a file in its folder, every
+    file of its own the sandbox shows it (:func:`arena.own_files.own_files`, folders by the files
+    they hold), and ``extra``, such as its manifest) by name, with a digest of its contents, plus its
+    ``command`` and ``version``: what :func:`changes` compares. Files in the bot's folder are named
+    relative to it, so a moved folder is the same bot."""
     found: dict[str, str] = {"command": shlex.join(spec.command), "version": spec.version}
     folder = spec.cwd or Path.cwd()
     named = [folder / arg for arg in spec.command[1:] if arg and (folder / arg).is_file()]
-    for path in sorted({*bot_files(spec), *named, *extra}):
+    listed = {*bot_files(spec), *named, *extra}
+    seen = {path.resolve() for path in listed}
+    listed.update(path for path in files_within(own_files(spec)) if path.resolve() not in seen)
+    for path in sorted(listed):
         try:
             digest = hashlib.blake2b(path.read_bytes(), digest_size=12).hexdigest()
         except OSError:

@@ -18,4 +18,4 @@ def test_a_manifest_without_cwd_runs_in_its_folder_and_the_guides_say_so(tmp_pat
     isolation = (ROOT / "docs" / "isolation.md").read_text(encoding="utf-8")
     assert "fresh empty folder" not in guide
     assert "relative to the manifest's folder,\n" in guide and "which is also the default" in guide
-    assert "(its manifest's `cwd`, by default the manifest's folder)" in isolation
+    assert "(its manifest's `cwd`, by default the manifest's folder;" in isolation

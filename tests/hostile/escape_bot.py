@@ -3,18 +3,22 @@
 Usage: ``python escape_bot.py ATTACK`` with ``ARENA_ENDPOINT`` and ``ARENA_TOKEN`` set, and the
 attack's targets in ``ATTACK_*`` variables (its manifest's ``env``): ``ATTACK_REFEREE`` (the referee's
 pid), ``ATTACK_RIVAL`` (a rival bot's pid), ``ATTACK_DB`` (the results database), ``ATTACK_PORT`` (a
-listening TCP port on 127.0.0.1), ``ATTACK_RIVAL_FILE`` (a file of a rival bot), ``ATTACK_MARKER``.
+listening TCP port on 127.0.0.1), ``ATTACK_RIVAL_FILE`` (a file of a rival bot), ``ATTACK_MARKER``,
+``ATTACK_HOSTNAME`` (the machine's host name), ``ATTACK_IPC_KEY`` (the key of a System V shared
+memory segment the referee made; the bot makes one of its own at that key plus one) and
+``ATTACK_CONFIG`` (the tournament's config file).
 It speaks the wire directly (raw ZeroMQ and msgpack). At its first ``act`` it runs the attack and
 puts what came of it in the reply's ``info`` (``{"outcome": ...}``, a list of strings, each starting
 "blocked" or "ESCAPED"); otherwise it answers with the first legal action.
 
 Attacks: tokens, memory, database, stop, network, write, daemon, affinity, forkbomb, memory-split,
-disk (see each function).
+disk, files, jail (see each function).
 """
 
 from __future__ import annotations
 
 import ctypes
+import importlib.util
 import os
 import signal
 import socket
@@ -235,9 +239,132 @@ def disk() -> list[str]:
     return outcomes
 
 
+#: All of ``/etc`` a jailed bot may see (with network or without).
+ETC_SHOWN = {"ld.so.cache", "ld.so.conf", "ld.so.conf.d", "alternatives", "localtime", "ssl",
+             "ca-certificates", "nsswitch.conf", "mime.types", "resolv.conf", "hosts", "gai.conf",
+             "services", "protocols"}
+#: What a config's folder holds that a bot must never see: configs, databases, remote-seat keys.
+SECRET_SUFFIXES = (".toml", ".db", ".db-wal", ".db-shm", ".remote", ".env")
+
+
+def _own_files() -> set[str]:
+    """The files its command names (the only files of its folder it should see)."""
+    return {os.path.abspath(arg) for arg in sys.argv if os.path.isfile(arg)}
+
+
+def _files_in(folder: str) -> list[str]:
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return []
+    return [os.path.join(folder, n) for n in names if os.path.isfile(os.path.join(folder, n))]
+
+
+def files() -> list[str]:
+    """Look for the config, the database and neighbours: every file in its working folder (at
+    any depth), in the folder of its own script, and in every folder above them; then open the
+    config and the database by their paths."""
+    own = _own_files()
+    folders: set[str] = set()
+    for start in (os.getcwd(), *(os.path.dirname(f) for f in own)):
+        folder = start
+        while True:
+            folders.add(folder)
+            if folder == "/":
+                break
+            folder = os.path.dirname(folder)
+    for root, _, _ in os.walk(os.getcwd()):
+        folders.add(root)
+    seen = sorted(f for folder in folders for f in _files_in(folder) if f not in own)
+    secrets = [f for f in seen if f.endswith(SECRET_SUFFIXES)]
+    outcomes = [f"ESCAPED: sees {f}" for f in secrets]
+    others = [f for f in seen if f not in secrets]
+    if others:
+        outcomes.append(f"ESCAPED: sees {len(others)} neighbours: {', '.join(others[:5])}")
+    if not seen:
+        outcomes.append(f"blocked: no file but its own in {len(folders)} folders")
+
+    def read(path: str) -> str:
+        with open(path, "rb") as file:
+            return f"{len(file.read(100))} bytes read"
+
+    for name in ("ATTACK_CONFIG", "ATTACK_DB"):
+        if _env(name):
+            outcomes.append(_try(f"open {_env(name)}", lambda path=_env(name): read(path)))
+    return outcomes
+
+
+def _libc_call(name: str, *args: object) -> int:
+    """Call ``name`` of the C library; ``OSError`` with its errno if it returns -1."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    result = int(getattr(libc, name)(*args))
+    if result == -1:
+        raise OSError(ctypes.get_errno(), os.strerror(ctypes.get_errno()))
+    return result
+
+
+def _status() -> dict[str, str]:
+    with open("/proc/self/status") as status:
+        return dict(line.rstrip("\n").split(":\t", 1) for line in status if ":\t" in line)
+
+
+def _verdict(held: bool, what: str, got: object) -> str:
+    return f"{'blocked' if held else 'ESCAPED'}: {what}: {got}"
+
+
+def jail() -> list[str]:
+    """Every promise of the jail, observed from inside: groups, capabilities, host name, control
+    group, IPC, socket folder, environment, processes, network, identity, private folders."""
+    status = _status()
+    caps = {k: status[k] for k in ("CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb")}
+    groups = os.getgroups()
+    with open("/proc/self/cgroup") as cgroup:
+        paths = sorted({line.rstrip("\n").split(":", 2)[2] for line in cgroup})
+    with open("/proc/self/uid_map") as uid_map:
+        mapping = uid_map.read().split()
+    with open("/proc/net/dev") as net:
+        interfaces = sorted(line.split(":")[0].strip() for line in net.readlines()[2:])
+    pids = sorted(int(p) for p in os.listdir("/proc") if p.isdigit())
+    allowed = {"PATH", "HOME", "TMPDIR", "LANG", "PWD"}
+    leaked = sorted(n for n in os.environ if n not in allowed and not n.startswith(("ARENA_", "ATTACK_")))
+    etc = sorted(set(os.listdir("/etc")) - ETC_SHOWN)
+    host_key = int(_env("ATTACK_IPC_KEY"))
+    socket_path = _env("ARENA_ENDPOINT").removeprefix("ipc://")
+    socket_dir = os.path.dirname(socket_path)
+    outcomes = [
+        _verdict(set(groups) <= {os.getgid()}, "supplementary groups", groups),
+        _verdict(set(caps.values()) == {"0000000000000000"}, "capabilities", caps),
+        _verdict(status.get("NoNewPrivs") == "1", "no_new_privs", status.get("NoNewPrivs")),
+        _verdict(socket.gethostname() != _env("ATTACK_HOSTNAME"), "host name", socket.gethostname()),
+        _try("set the host name", lambda: _libc_call("sethostname", b"pwned", 5)),
+        _verdict(paths == ["/"], "control group paths", paths),
+        _verdict(os.getuid() == os.getgid() == 1000 and len(mapping) == 3, "identity inside",
+                 (os.getuid(), os.getgid(), mapping)),
+        _verdict(interfaces == ["lo"], "network interfaces", interfaces),
+        _try("reach 127.0.0.1", lambda: socket.create_connection(
+            ("127.0.0.1", int(_env("ATTACK_PORT"))), timeout=1).close()),
+        _verdict(pids == [1, os.getpid()], "processes", pids),
+        _verdict(not leaked, "environment beyond its own", leaked),
+        _try("see the referee's shared memory", lambda: _libc_call("shmget", host_key, 0, 0)),
+        "made: shared memory " + str(_libc_call("shmget", host_key + 1, 4096, 0o1600)),
+        _try("create a file in its socket folder", lambda: open(os.path.join(socket_dir, "planted"), "x").close()),
+        _try("replace its socket", lambda: os.rename(socket_path, socket_path + ".moved")),
+        _verdict(os.listdir(os.path.dirname(socket_dir)) == [os.path.basename(socket_dir)],
+                 "the hub's other sockets", os.listdir(os.path.dirname(socket_dir))),
+        _verdict(not os.path.exists(_env("ATTACK_RIVAL_FILE")), "the rival's folder in /tmp",
+                 _env("ATTACK_RIVAL_FILE")),
+        _try("write its working folder", lambda: open("planted", "x").close()),
+        _verdict(not etc, "the rest of /etc", etc),
+        _verdict(importlib.util.find_spec("arena") is None, "the referee's code",
+                 importlib.util.find_spec("arena")),
+    ]
+    return outcomes
+
+
 ATTACKS = {"tokens": tokens, "memory": memory, "database": database, "stop": stop,
            "network": network, "write": write, "daemon": daemon, "affinity": affinity,
-           "forkbomb": forkbomb, "memory-split": memory_split, "disk": disk}
+           "forkbomb": forkbomb, "memory-split": memory_split, "disk": disk, "files": files,
+           "jail": jail}
 
 
 def main() -> None:

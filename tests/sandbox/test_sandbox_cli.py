@@ -86,12 +86,15 @@ def test_an_unsandboxed_tournament_is_stored_and_published_as_such(tmp_path: Pat
     assert board["tournament"]["settings"]["sandbox"] is False
 
 
+@pytest.mark.sandbox
 def test_doctor_reports_the_machine_and_every_escape_held() -> None:
     done = arena("doctor")
     assert done.returncode == 0, done.stdout + done.stderr
     for layer in ("bubblewrap", "user namespaces", "control groups", "running as", "sandbox: works"):
         assert layer in done.stdout
-    assert "FAILED" not in done.stdout and done.stdout.count("held: blocked") >= 4
+    assert "FAILED" not in done.stdout and done.stdout.count("held: blocked") >= 7
+    for observed in ("see the files beside it", "keep supplementary groups", "keep privileges"):
+        assert observed in done.stdout
     missing = arena("doctor", env=NO_BWRAP)
     assert missing.returncode == 1 and "bubblewrap is missing" in missing.stdout
 

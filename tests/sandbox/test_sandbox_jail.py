@@ -16,6 +16,8 @@ from arena.process import BotProcess, BotStartError
 from arena.sandbox.identity import IDENTITY_BASE
 from arena.sandbox.jail import HOME, INSIDE_ID
 
+pytestmark = pytest.mark.sandbox
+
 REPORT = r"""
 import json, os, socket
 def attempt(f):
@@ -42,9 +44,11 @@ print(json.dumps({
 
 
 def sandboxed(tmp_path: Path, name: str, folder: Path | None = None,
-              limits: ResourceLimits = ResourceLimits()) -> tuple[dict[str, object], int]:
+              limits: ResourceLimits = ResourceLimits(),
+              files: tuple[Path, ...] = ()) -> tuple[dict[str, object], int]:
     """Run the report in the sandbox; what it saw, and its launcher's pid (its identity's key)."""
-    spec = BotSpec(name, (sys.executable, "-c", REPORT), cwd=folder, env={"MINE": "1"}, limits=limits)
+    spec = BotSpec(name, (sys.executable, "-c", REPORT), cwd=folder, env={"MINE": "1"}, limits=limits,
+                   files=files)
     process = BotProcess(spec, {"ARENA_TOKEN": "t"}, tmp_path / f"{name}.log", isolate_network=True)
     with process:
         assert process.wait(30)
@@ -78,12 +82,12 @@ def test_a_sandboxed_bot_has_its_own_identity_processes_and_minimal_environment(
     assert first["fill_tmp"] == "ok: 32 MiB", "the default tmpfs (64 MiB) holds it"
 
 
-def test_its_folder_is_read_only_and_its_tmpfs_as_small_as_asked(tmp_path: Path) -> None:
+def test_its_folder_holds_its_files_alone_read_only_and_its_tmpfs_as_small_as_asked(tmp_path: Path) -> None:
     folder = tmp_path / "bot"
     folder.mkdir()
-    folder.chmod(0o755)
     (folder / "data.txt").write_text("mine")
-    seen, _ = sandboxed(tmp_path, "foldered", folder, ResourceLimits(disk_mb=8))
+    (folder / "league.toml").write_text("the organiser's")
+    seen, _ = sandboxed(tmp_path, "foldered", folder, ResourceLimits(disk_mb=8), (folder / "data.txt",))
     assert seen["cwd"] == str(folder) and seen["folder"] == ["data.txt"]
     assert seen["write_folder"] == "refused: Read-only file system"
     assert seen["fill_tmp"] == "refused: No space left on device"
@@ -91,9 +95,10 @@ def test_its_folder_is_read_only_and_its_tmpfs_as_small_as_asked(tmp_path: Path)
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="as an ordinary user the bot runs as that user")
-def test_a_folder_the_bot_cannot_read_is_refused_with_the_fix(tmp_path: Path) -> None:
-    folder = tmp_path / "private"
-    folder.mkdir(mode=0o700)
-    spec = BotSpec("private", (sys.executable, "-c", "pass"), cwd=folder)
-    with pytest.raises(BotStartError, match=re.escape(f"chmod -R o+rX {folder}")):
+def test_a_file_of_its_own_the_bot_cannot_read_is_refused_with_the_fix(tmp_path: Path) -> None:
+    script = tmp_path / "private.py"
+    script.write_text("pass\n")
+    script.chmod(0o600)
+    spec = BotSpec("private", (sys.executable, "private.py"), cwd=tmp_path)
+    with pytest.raises(BotStartError, match=re.escape(f"chmod -R o+rX {script}")):
         BotProcess(spec, {}, tmp_path / "private.log").start()

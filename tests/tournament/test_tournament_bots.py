@@ -153,3 +153,18 @@ def test_a_bot_s_files_are_its_program_s_arguments_and_its_manifest(tmp_path: Pa
     assert changes(before, after) == ["weights.bin changed"]
     moved = tmp_path.rename(tmp_path.with_name(tmp_path.name + "-moved"))
     assert current_build(BotEntry("m", str(moved / "bot.toml"))).row.files == after
+
+
+def test_the_files_a_manifest_lists_are_fingerprinted_and_its_neighbours_are_not(tmp_path: Path) -> None:
+    (tmp_path / "mybot.py").write_text("print(1)\n")
+    (tmp_path / "book").mkdir()
+    (tmp_path / "book" / "openings.bin").write_bytes(b"\x00")
+    (tmp_path / "league.toml").write_text("# the organiser's\n")
+    (tmp_path / "bot.toml").write_text(
+        'name = "m"\ncommand = ["python3", "mybot.py"]\nfiles = ["book"]\n'
+    )
+    entry = BotEntry("m", str(tmp_path / "bot.toml"))
+    before = current_build(entry).row.files
+    assert set(before) == {"command", "version", "mybot.py", "book/openings.bin", "bot.toml"}
+    (tmp_path / "book" / "openings.bin").write_bytes(b"\x01")
+    assert changes(before, current_build(entry).row.files) == ["book/openings.bin changed"]
