@@ -311,12 +311,12 @@ def run_command(
     _require_sandbox(config)
     with user_errors():
         validate(config)
-    with _runner_lock(db), open_store(db, must_exist=False) as store:
-        _play(config, store, _executor(config, cluster), allow_changed_bots)
+    with _runner_lock(db) as lock, open_store(db, must_exist=False) as store:
+        _play(config, store, _executor(config, cluster), allow_changed_bots, lock)
 
 
 @contextmanager
-def _runner_lock(db: Path) -> Iterator[None]:
+def _runner_lock(db: Path) -> Iterator[RunnerLock]:
     """Hold the runner lock of ``db`` (exit 2 naming the holder if another runner has it). A
     database this creates is removed again if nothing was stored in it."""
     created = not db.exists()
@@ -326,7 +326,7 @@ def _runner_lock(db: Path) -> Iterator[None]:
         if lock.taken_over is not None:
             say(f"note: the previous runner ({lock.taken_over}) stopped without finishing; "
                 "taking over", err=True)
-        yield
+        yield lock
     finally:
         if created:
             _remove_if_empty(db)
@@ -361,7 +361,7 @@ def resume_command(
     """
     if not db.exists():
         raise fail(f"{db}: no results database here (give --db PATH)")
-    with _runner_lock(db), open_store(db) as store:
+    with _runner_lock(db) as lock, open_store(db) as store:
         with user_errors():
             row = store.tournament(tournament)
             plain = dict(row.config)
@@ -370,7 +370,7 @@ def resume_command(
         _require_sandbox(config)
         with user_errors():
             validate(config)
-        _play(config, store, _executor(config, cluster), allow_changed_bots)
+        _play(config, store, _executor(config, cluster), allow_changed_bots, lock)
 
 
 @tournament_app.command("status")
@@ -471,9 +471,11 @@ def _require_sandbox(config: TournamentConfig) -> None:
         raise fail(refused)
 
 
-def _play(config: TournamentConfig, store: Store, executor: Executor, allow_changed: bool) -> None:
-    """Run on ``executor`` with the live display (the run closes it); exit 130 on Ctrl-C, 2 if
-    the cluster's scheduler is lost, 1 if some games could not be played."""
+def _play(config: TournamentConfig, store: Store, executor: Executor, allow_changed: bool,
+          lock: RunnerLock) -> None:
+    """Run on ``executor`` with the live display (the run closes it), under ``lock``; exit 130 on
+    Ctrl-C, 2 if the cluster's scheduler or the runner lock is lost, 1 if some games could not be
+    played."""
     if not store.writable:
         executor.close(abandon=True)
         raise fail(f"{store.path}: the results database is read-only here; run and resume write it")
@@ -484,7 +486,8 @@ def _play(config: TournamentConfig, store: Store, executor: Executor, allow_chan
         with user_errors(), display:
             try:
                 executor = with_remote_lane(executor, config, store.path)
-                summary = run_tournament(config, store, executor, display, allow_changed)
+                summary = run_tournament(config, store, executor, display, allow_changed,
+                                         lock.check)
             except ClusterLost as exc:
                 stored = len(store.stored_ids(config.name))
                 raise ClusterLost(

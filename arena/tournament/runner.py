@@ -11,6 +11,7 @@ test reaches a verdict (games in progress then are dropped, unstored).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from arena.live.files import live_folder
@@ -106,16 +107,21 @@ def run_tournament(
     executor: Executor,
     display: Display | None = None,
     allow_changed: bool = False,
+    guard: Callable[[], None] | None = None,
 ) -> RunSummary:
     """Play every game of ``config``'s schedule missing from ``store``; store each as it ends,
-    with the build of each seat's bot (see :func:`register`).
+    with the build of each seat's bot (see :func:`register`). ``guard`` (the runner lock's
+    :meth:`~arena.store.lock.RunnerLock.check`) is called before every write and at every tick: an
+    exception from it stops the run like any other.
 
     On an exception (``KeyboardInterrupt`` included) in-flight games are abandoned unstored and the
     exception propagates; what was stored stays stored. A failed write is a
     :class:`TournamentError` saying how many games are stored.
     """
     abandon = True
+    check = guard or (lambda: None)
     try:
+        check()
         config = keep_stored_seed(store, config)
         schedule, builds = register(store, config, executor, allow_changed)
         stored = store.stored_ids(config.name)
@@ -143,6 +149,7 @@ def run_tournament(
             for game in wave:
                 executor.submit(replace(MatchJob.of(config, game), live=str(live_folder(store.path))))
             while unfinished and (monitor is None or monitor.result().verdict is None):
+                check()
                 tally.running = executor.running
                 for outcome in executor.collect(TICK):
                     unfinished.discard(outcome.game_id)
@@ -162,6 +169,7 @@ def run_tournament(
                         scheduled.deal,
                         scheduled.rotation,
                     )
+                    check()
                     if _store(store, config.name, placement, record, outcome.processes, builds,
                               len(schedule)):
                         played += 1
