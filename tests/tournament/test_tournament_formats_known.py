@@ -1,10 +1,19 @@
 """Format known answers worked out by hand: a late entrant's opponents (fewest shared tables first,
-then fewest tables played) and the swiss standings (points per game, so a bye costs nothing).
+then fewest tables played), which formats take late entries, and the swiss standings (points per
+game, so a bye costs nothing).
 
 Each answer holds for every seed: the inputs leave no tie for the seeded order to break."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
+from arena.store.db import Store
+from arena.tournament import TournamentError
+from arena.tournament.config import parse_config
+from arena.tournament.late import add_late_entry, late_entry
 from arena.tournament.sampled import late_tables
 from arena.tournament.swiss import Result, points, round_tables, standing_order
 
@@ -59,3 +68,33 @@ def test_the_third_round_pairs_the_standings_and_byes_the_lowest_without_one() -
         tables, bye = round_tables(NAMES, 2, TWO_ROUNDS, {"e": 1, "d": 1}, seed)
         # a, b and c have had no bye; of them b stands lowest. The rest pair off best first.
         assert (tables, bye) == ([("c", "e"), ("a", "d")], ["b"])
+
+
+def test_only_round_robin_and_sampled_tournaments_take_late_entries(tmp_path: Path) -> None:
+    bots = [{"name": f"b{i}", "bot": "random"} for i in range(4)]
+    formats: dict[str, dict[str, object]] = {
+        "round-robin": {}, "sampled": {"tables_per_bot": 3}, "swiss": {"rounds": 2},
+        "gauntlet": {"candidates": ["b0"]},
+    }
+    entry = late_entry("random", "late", None, False, tmp_path)
+    with Store(tmp_path / "r.db") as store:
+        for name, extra in formats.items():
+            config = parse_config({"name": name, "game": "wongar", "table_size": 3,
+                                   "format": name, "time_control": "1s", "seed": 1, "bots": bots,
+                                   **extra}, "test", tmp_path)
+            store.add_tournament(name, config.fingerprint(), config.to_plain(), [])
+        for name in ("swiss", "gauntlet"):
+            before = store.tournament(name)
+            with pytest.raises(TournamentError) as refused:
+                add_late_entry(store, name, entry)
+            assert str(refused.value) == (
+                f"{store.path}: tournament {name!r}: a {name} tournament takes no late entries "
+                "(only round-robin and sampled ones do)"
+            )
+            assert store.tournament(name) == before
+        for name in ("round-robin", "sampled"):
+            after = add_late_entry(store, name, entry)
+            assert after.late_entries == ("late",) and after.bots[-1].name == "late"
+            assert store.tournament(name).fingerprint == after.fingerprint()
+            with pytest.raises(TournamentError, match="the field already has a bot named 'late'"):
+                add_late_entry(store, name, entry)
