@@ -14,6 +14,7 @@ import pytest
 
 from arena.store.db import Store
 from arena.tournament import TournamentError
+from arena.tournament.botfiles import changes
 from arena.tournament.builds import check_builds, current_build, record_builds
 from arena.tournament.config import BotEntry
 
@@ -98,3 +99,15 @@ def test_an_installed_package_bot_s_fingerprint_covers_its_whole_package(
     assert {name for name in files if name.endswith(".py")} == {
         str(site / "instbot" / name) for name in ("__init__.py", "__main__.py", "brain.py")
     }
+
+
+def test_changes_name_every_difference_in_a_fixed_order() -> None:
+    before = {"command": "python3 -m a", "version": "1", "a/x.py": "d1", "a/y.py": "d2",
+              "bot.toml": "d4"}
+    now = {"command": "python3 -m b", "version": "2", "a/x.py": "d9", "a/z.py": "d3",
+           "bot.toml": "d4"}
+    assert changes(before, now) == [
+        "command 'python3 -m a' is now 'python3 -m b'", "version '1' is now '2'",
+        "a/x.py changed", "a/y.py removed", "a/z.py added",
+    ]
+    assert changes(now, now) == []
