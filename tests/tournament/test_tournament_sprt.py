@@ -221,7 +221,7 @@ def test_a_run_after_a_stored_verdict_plays_nothing(tmp_path: Path) -> None:
         for game in schedule:
             if game.deal < 12:
                 ranks = tuple(1 if bot == "c" else 2 + (bot == "p2") for bot in game.bots)
-                record = MatchRecord(game="wongar", version=1, variant=config.variant,
+                record = MatchRecord(game="wongar", version=1, variant=config.variant or "",
                                      knobs=dict(config.knobs), seed=game.seed, bots=game.bots,
                                      decisions=(), faults=(), scores=(0, 0, 0), ranks=ranks)
                 placement = Placement(game.id, game.generation, game.table, game.deal,
