@@ -1,21 +1,26 @@
 """The remote book, known answers on real files: only its owner may read it (any other permission
 bit is refused with the chmod to run, and nothing is changed), tokens are 128 random bits that a
-new invitation replaces and a revocation ends, keys are per tournament and shell-safe, and every
-write replaces the whole file."""
+new invitation replaces (a running lane then drops the old one) and a revocation ends, keys are per
+tournament and shell-safe, and every write replaces the whole file."""
 
 from __future__ import annotations
 
 import stat
+import subprocess
 from pathlib import Path
 
 import pytest
-from test_remote_tournament import write_league
+from remote_helpers import sdk_bot, start, stop
+from test_remote_tournament import jobs, wait_for, write_league
 from typer.testing import CliRunner
 
 from arena.cli.app import app
 from arena.remote import RemoteError
 from arena.remote.book import book_path, book_version, invite, read_book, revoke, tournament_keys
 from arena.remote.keys import SHELL_SAFE
+from arena.remote.lane import RemoteLane
+from arena.tournament.config import load_config
+from arena.tournament.jobs import JobDone
 
 runner = CliRunner()
 
@@ -108,3 +113,41 @@ def test_every_write_replaces_the_whole_file_and_changes_its_version(tmp_path: P
         seen.add(version)
         assert stat.S_IMODE(book_path(db).stat().st_mode) == 0o600
     assert sorted(p.name for p in tmp_path.iterdir()) == ["league.db.remote"]
+
+
+def test_a_new_invitation_ends_the_old_token_while_the_lane_runs(tmp_path: Path) -> None:
+    config = load_config(write_league(tmp_path, "postpone_after = 60"))
+    assert config.remote is not None
+    db = tmp_path / "league.db"
+    server_key = tournament_keys(db, config.name).public.decode()
+
+    def bot(token: str) -> subprocess.Popen[str]:
+        assert config.remote is not None
+        return start(sdk_bot(), {"ARENA_ENDPOINT": config.remote.listen, "ARENA_TOKEN": token,
+                                 "ARENA_SERVER_KEY": server_key})
+
+    lane = RemoteLane(config, db)
+    lane.start()
+    bots: list[subprocess.Popen[str]] = []
+    try:
+        first, second = jobs(config)[:2]
+        old = invite(db, config.name, "alice")
+        bots.append(bot(old))
+        lane.submit(first)
+        outcomes: list[object] = []
+        wait_for(outcomes, lane, 1, 30)
+        assert len(outcomes) == 1 and isinstance(outcomes[0], JobDone), outcomes
+        new = invite(db, config.name, "alice")
+        bots[0].communicate(timeout=20)
+        assert bots[0].returncode == 0, "the connection on the replaced token is told bye"
+        bots.append(bot(old))
+        _, err = bots[1].communicate(timeout=20)
+        assert bots[1].returncode == 1 and "unknown token" in err
+        bots.append(bot(new))
+        lane.submit(second)
+        wait_for(outcomes, lane, 2, 30)
+        assert len(outcomes) == 2 and isinstance(outcomes[1], JobDone), outcomes
+    finally:
+        lane.stop(5)
+        for process in bots:
+            stop(process)
