@@ -312,7 +312,7 @@ def run_command(
     with user_errors():
         validate(config)
     with _runner_lock(db) as lock, open_store(db, must_exist=False) as store:
-        _play(config, store, _executor(config, cluster), allow_changed_bots, lock)
+        _play(config, store, _executor(config, cluster), allow_changed_bots, lock=lock)
 
 
 @contextmanager
@@ -370,7 +370,7 @@ def resume_command(
         _require_sandbox(config)
         with user_errors():
             validate(config)
-        _play(config, store, _executor(config, cluster), allow_changed_bots, lock)
+        _play(config, store, _executor(config, cluster), allow_changed_bots, lock=lock)
 
 
 @tournament_app.command("status")
@@ -471,7 +471,7 @@ def _require_sandbox(config: TournamentConfig) -> None:
         raise fail(refused)
 
 
-def _play(config: TournamentConfig, store: Store, executor: Executor, allow_changed: bool,
+def _play(config: TournamentConfig, store: Store, executor: Executor, allow_changed: bool, *,
           lock: RunnerLock) -> None:
     """Run on ``executor`` with the live display (the run closes it), under ``lock``; exit 130 on
     Ctrl-C, 2 if the cluster's scheduler or the runner lock is lost, 1 if some games could not be
@@ -487,7 +487,7 @@ def _play(config: TournamentConfig, store: Store, executor: Executor, allow_chan
             try:
                 executor = with_remote_lane(executor, config, store.path)
                 summary = run_tournament(config, store, executor, display, allow_changed,
-                                         lock.check)
+                                         guard=lock.check)
             except ClusterLost as exc:
                 stored = len(store.stored_ids(config.name))
                 raise ClusterLost(

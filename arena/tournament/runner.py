@@ -107,6 +107,7 @@ def run_tournament(
     executor: Executor,
     display: Display | None = None,
     allow_changed: bool = False,
+    *,
     guard: Callable[[], None] | None = None,
 ) -> RunSummary:
     """Play every game of ``config``'s schedule missing from ``store``; store each as it ends,
