@@ -198,3 +198,28 @@ def test_a_runner_whose_lock_file_is_replaced_stores_no_further_game(tmp_path: P
         with pytest.raises(RunnerLockLost):
             run_tournament(config, store, LocalExecutor(1, pin_cpus=False), guard=guard)
         assert len(store.stored_ids("t")) == 1, "of 3 games, none stored once the lock was lost"
+
+
+def test_run_stops_in_one_line_when_its_lock_file_is_replaced(tmp_path: Path, marker: str) -> None:
+    gate = tmp_path / "gate"
+    gate.touch()  # the bots hold their first decision while it exists: nothing can be stored
+    config = tmp_path / "league.toml"
+    config.write_text(league_toml(marker, gate=gate))
+    db = tmp_path / "g.db"
+    first = start_runner(config, db)
+    try:
+        assert wait_until(lambda: tournaments(db) == 1, timeout=90), "runner did not start"
+        lock_path(db).unlink()
+        lock_path(db).write_text("{}")  # as a second runner's lock file would be
+        gate.unlink()
+        _, err = first.communicate(timeout=120)
+    finally:
+        first.kill()
+        first.wait()
+    assert first.returncode == 2, err
+    assert len(err.strip().splitlines()) == 1, err
+    assert "the runner lock file g.db.runner was removed or replaced" in err
+    assert lock_path(db).read_text() == "{}", "the other runner's file is left alone"
+    with Store(db) as store:
+        assert store.stored_ids("league") == set()
+    assert wait_until(lambda: processes_with(marker) == [], timeout=20)
