@@ -18,7 +18,9 @@ import pytest
 from polling import wait_until
 from test_tournament_resume import sigkill_runner_once_stored, start_runner
 from tournament_league import league_toml, processes_with, results, run_arena
+from typer.testing import CliRunner
 
+from arena.cli.app import app
 from arena.store import StoreError
 from arena.store.db import Store
 from arena.store.lock import RunnerBusy, RunnerLock, RunnerLockLost, _lock_current, lock_path
@@ -223,3 +225,27 @@ def test_run_stops_in_one_line_when_its_lock_file_is_replaced(tmp_path: Path, ma
     with Store(db) as store:
         assert store.stored_ids("league") == set()
     assert wait_until(lambda: processes_with(marker) == [], timeout=20)
+
+
+def test_read_only_commands_work_while_another_process_holds_the_lock(tmp_path: Path) -> None:
+    db = tmp_path / "x.db"
+    config = parse_config(
+        {"name": "t", "game": "wongar", "table_size": 3, "time_control": "1s", "seed": 3,
+         "bots": [{"name": f"r{i}", "bot": "random"} for i in range(3)]},
+        source="test", base=tmp_path,
+    )
+    with Store(db) as store:
+        store.add_tournament("t", config.fingerprint(), config.to_plain(), [])
+    holder = subprocess.Popen([sys.executable, "-c", HOLD, str(db)], stdout=subprocess.PIPE,
+                              text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        status = CliRunner().invoke(app, ["tournament", "status", "--db", str(db)])
+        listed = CliRunner().invoke(app, ["games", "list", "--db", str(db), "--json"])
+        refused = CliRunner().invoke(app, ["tournament", "resume", "--db", str(db)])
+    finally:
+        holder.kill()
+        holder.wait()
+    assert status.exit_code == 0 and "t: 0 of 3 games stored, 3 to play" in status.output
+    assert listed.exit_code == 0 and listed.output == ""
+    assert refused.exit_code == 2 and f"pid {holder.pid} on " in refused.output
