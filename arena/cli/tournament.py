@@ -353,12 +353,12 @@ def run_command(
     with user_errors():
         validate(config)
     supplied = supplied_secret(config, deal_secret)
-    with _runner_lock(db), open_store(db, must_exist=False) as store:
-        _play(config, store, _executor(config, cluster), allow_changed_bots, supplied)
+    with _runner_lock(db) as lock, open_store(db, must_exist=False) as store:
+        _play(config, store, _executor(config, cluster), allow_changed_bots, supplied, lock=lock)
 
 
 @contextmanager
-def _runner_lock(db: Path) -> Iterator[None]:
+def _runner_lock(db: Path) -> Iterator[RunnerLock]:
     """Hold the runner lock of ``db`` (exit 2 naming the holder if another runner has it). A
     database this creates is removed again if nothing was stored in it."""
     created = not db.exists()
@@ -368,7 +368,7 @@ def _runner_lock(db: Path) -> Iterator[None]:
         if lock.taken_over is not None:
             say(f"note: the previous runner ({lock.taken_over}) stopped without finishing; "
                 "taking over", err=True)
-        yield
+        yield lock
     finally:
         if created:
             _remove_if_empty(db)
@@ -404,7 +404,7 @@ def resume_command(
     """
     if not db.exists():
         raise fail(f"{db}: no results database here (give --db PATH)")
-    with _runner_lock(db), open_store(db) as store:
+    with _runner_lock(db) as lock, open_store(db) as store:
         with user_errors():
             row = store.tournament(tournament)
             plain = dict(row.config)
@@ -414,7 +414,7 @@ def resume_command(
         with user_errors():
             validate(config)
         supplied = supplied_secret(config, deal_secret)
-        _play(config, store, _executor(config, cluster), allow_changed_bots, supplied)
+        _play(config, store, _executor(config, cluster), allow_changed_bots, supplied, lock=lock)
 
 
 @tournament_app.command("status")
@@ -546,10 +546,13 @@ def _play(
     store: Store,
     executor: Executor,
     allow_changed: bool,
-    supplied: DealSecret | None = None,
+    supplied: DealSecret | None,
+    *,
+    lock: RunnerLock,
 ) -> None:
-    """Run on ``executor`` with the live display (the run closes it); exit 130 on Ctrl-C, 2 if
-    the cluster's scheduler is lost, 1 if some games could not be played."""
+    """Run on ``executor`` with the live display (the run closes it), under ``lock``; exit 130 on
+    Ctrl-C, 2 if the cluster's scheduler or the runner lock is lost, 1 if some games could not be
+    played."""
     if not store.writable:
         executor.close(abandon=True)
         raise fail(f"{store.path}: the results database is read-only here; run and resume write it")
@@ -560,7 +563,8 @@ def _play(
         with user_errors(), display:
             try:
                 executor = with_remote_lane(executor, config, store.path)
-                summary = run_tournament(config, store, executor, display, allow_changed, supplied)
+                summary = run_tournament(config, store, executor, display, allow_changed,
+                                         supplied, guard=lock.check)
             except ClusterLost as exc:
                 stored = len(store.stored_ids(config.name))
                 raise ClusterLost(

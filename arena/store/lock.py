@@ -4,6 +4,11 @@ The lock belongs to the open file, so the kernel releases it when its holder die
 (SIGKILL included): a lock left by a dead runner is never stale, the next runner simply takes it.
 The file names its holder (pid, host, start time) for the refusal message; a clean release removes
 it. Readers never take the lock (SQLite's WAL lets them read while the runner writes).
+
+A lock on a file no longer at ``<db>.runner`` excludes nobody: :meth:`RunnerLock.acquire` never
+keeps one (it opens the path again), and a holder whose file was removed or replaced (by hand, or
+a tool cleaning up) finds out from :meth:`RunnerLock.check`, which the runner calls before every
+write, and stops.
 """
 
 from __future__ import annotations
@@ -21,6 +26,10 @@ from arena.store import StoreError
 
 class RunnerBusy(StoreError):
     """Another live process holds the runner lock of this database."""
+
+
+class RunnerLockLost(StoreError):
+    """The lock file of a held runner lock was removed or replaced: another runner may write."""
 
 
 def lock_path(db: Path) -> Path:
@@ -50,7 +59,7 @@ class RunnerLock:
                     "run and resume write the database, which needs a writable folder"
                 ) from None
             try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                current = _lock_current(fd, self.path)
             except BlockingIOError:
                 holder = _describe(_read(fd))
                 os.close(fd)
@@ -58,7 +67,7 @@ class RunnerLock:
                     f"{self.db}: another runner is playing into this database ({holder}); "
                     "wait for it to finish or stop it (read-only commands work meanwhile)"
                 ) from None
-            if not _same_file(fd, self.path):  # released and removed while we opened it: retry
+            if not current:  # released and removed, or replaced, while we opened it: retry
                 os.close(fd)
                 continue
             previous = _read(fd)
@@ -68,12 +77,25 @@ class RunnerLock:
             self._fd = fd
         return self
 
+    def check(self) -> None:
+        """Raise :class:`RunnerLockLost` if the lock file was removed or replaced since
+        :meth:`acquire` (another runner may then hold a lock of its own); nothing while held."""
+        if self._fd is not None and not _same_file(self._fd, self.path):
+            raise RunnerLockLost(
+                f"{self.db}: the runner lock file {self.path.name} was removed or replaced while "
+                "this runner held it, so another runner may be playing into this database; this "
+                "one stopped (every stored game is whole). Once no other runner plays: "
+                f"arena tournament resume --db {self.db}"
+            )
+
     def release(self) -> None:
-        """Remove the lock file and release the lock; idempotent."""
+        """Remove the lock file (unless it is no longer this lock's) and release the lock;
+        idempotent."""
         if self._fd is None:
             return
         try:
-            self.path.unlink(missing_ok=True)
+            if _same_file(self._fd, self.path):
+                self.path.unlink(missing_ok=True)
         finally:
             os.close(self._fd)
             self._fd = None
@@ -88,6 +110,14 @@ class RunnerLock:
         tb: TracebackType | None,
     ) -> None:
         self.release()
+
+
+def _lock_current(fd: int, path: Path) -> bool:
+    """Lock the open file ``fd`` without waiting (:class:`BlockingIOError` if another process
+    holds it) and say whether ``path`` still names it: a lock on a file removed or replaced since
+    it was opened excludes nobody, so the caller closes it and opens ``path`` again."""
+    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    return _same_file(fd, path)
 
 
 def _same_file(fd: int, path: Path) -> bool:

@@ -14,13 +14,13 @@ from arena.own_files import files_within, own_files
 
 def bot_files(spec: BotSpec) -> list[Path]:
     """The files a bot's command names: its program and script files, and the source of a
-    ``-m module`` (the whole package folder when the module is a package)."""
+    ``-m module`` (every ``.py`` file of its package when it is one of a package)."""
     cwd = spec.cwd or Path.cwd()
     found: list[Path] = []
     command = list(spec.command)
     for i, arg in enumerate(command):
         if i > 0 and command[i - 1] == "-m":
-            found.extend(_module_files(arg))
+            found.extend(_module_files(arg, spec.cwd))
             continue
         path = Path(arg) if Path(arg).is_absolute() else cwd / arg
         if "/" in arg and path.is_file():
@@ -28,7 +28,19 @@ def bot_files(spec: BotSpec) -> list[Path]:
     return sorted(set(found))
 
 
-def _module_files(module: str) -> Iterator[Path]:
+def _module_files(module: str, cwd: Path | None) -> Iterator[Path]:
+    """The source of ``python -m module`` run in ``cwd``. Python looks there first, so a module
+    found there is the bot's own: its file, or every ``.py`` file of its top-level package (any of
+    them may be imported). Otherwise (a built-in bot, which runs in an empty folder) the module is
+    looked up on this process's path: its file, or its package's folder."""
+    parts = module.split(".")
+    if cwd is not None and all(part.isidentifier() for part in parts):
+        target = cwd.joinpath(*parts)
+        if any(path.is_file() for path in (target.with_suffix(".py"), target / "__init__.py",
+                                           target / "__main__.py")):
+            top = cwd / parts[0]
+            yield from sorted(top.rglob("*.py")) if top.is_dir() else [top.with_suffix(".py")]
+            return
     try:
         spec = importlib.util.find_spec(module)
     except (ImportError, ValueError):

@@ -11,6 +11,7 @@ test reaches a verdict (games in progress then are dropped, unstored).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from arena.deals import DealSecret, check_commitment
@@ -114,9 +115,13 @@ def run_tournament(
     display: Display | None = None,
     allow_changed: bool = False,
     deal_secret: DealSecret | None = None,
+    *,
+    guard: Callable[[], None] | None = None,
 ) -> RunSummary:
     """Play every game of ``config``'s schedule missing from ``store``; store each as it ends,
-    with the build of each seat's bot (see :func:`register`).
+    with the build of each seat's bot (see :func:`register`). ``guard`` (the runner lock's
+    :meth:`~arena.store.lock.RunnerLock.check`) is called before every write and at every tick: an
+    exception from it stops the run like any other.
 
     The games are dealt with the tournament's deal secret (``deal_secret`` if given, when the
     tournament is first stored; see :func:`arena.tournament.dealbook.tournament_secret`); once no
@@ -127,7 +132,9 @@ def run_tournament(
     :class:`TournamentError` saying how many games are stored.
     """
     abandon = True
+    check = guard or (lambda: None)
     try:
+        check()
         config = keep_stored_seed(store, config)
         # A stored tournament's secret is checked before any bot is started for it.
         stored_before = any(row.name == config.name for row in store.tournaments())
@@ -169,6 +176,7 @@ def run_tournament(
                 job = MatchJob.of(config, game, secret)
                 executor.submit(replace(job, live=str(live_folder(store.path))))
             while unfinished and (monitor is None or monitor.result().verdict is None):
+                check()
                 tally.running = executor.running
                 for outcome in executor.collect(TICK):
                     unfinished.discard(outcome.game_id)
@@ -188,6 +196,7 @@ def run_tournament(
                         scheduled.deal,
                         scheduled.rotation,
                     )
+                    check()
                     if _store(store, config.name, placement, record, outcome.processes, builds,
                               len(schedule)):
                         played += 1

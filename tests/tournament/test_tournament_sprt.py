@@ -12,9 +12,13 @@ from typer.testing import CliRunner
 from tournament_league import run_arena
 
 from arena.cli.app import app
-from arena.store.db import Store
+from arena.record import MatchRecord
+from arena.store.db import Placement, Store
 from arena.tournament import TournamentError
+from arena.tournament.builds import current_builds
 from arena.tournament.config import parse_config
+from arena.tournament.executors import LocalExecutor
+from arena.tournament.runner import run_tournament
 from arena.tournament.schedule import SPRT_WAVE_BLOCKS, build_schedule
 from arena.tournament.sprt import SprtMonitor, stored_sprt
 from leaderboards.build import build_leaderboard
@@ -204,3 +208,26 @@ def test_plan_states_the_test(tmp_path: Path) -> None:
     assert "tables 1, deals per table 100, games 300" in text
     bounds = f"({math.log(0.05 / 0.9):.2f}, {math.log(0.95 / 0.1):.2f})"
     assert f"early stopping: SPRT elo0 -5, elo1 5, alpha 0.1, beta 0.05; stops when the LLR leaves {bounds}" in text
+
+
+def test_a_run_after_a_stored_verdict_plays_nothing(tmp_path: Path) -> None:
+    """Twelve stored blocks the candidate won outright decide H1 at elo1 = 100 (LLR 2.96 over the
+    bound 2.94): a run of the stored tournament counts them and starts no game."""
+    config = parse_config(gauntlet(deals=40, sprt={"elo0": 0, "elo1": 100}), "t", Path.cwd())
+    schedule = build_schedule(config)
+    with Store(tmp_path / "g.db") as store:
+        store.add_tournament("g", config.fingerprint(), config.to_plain(),
+                             [b.row for b in current_builds(config).values()])
+        for game in schedule:
+            if game.deal < 12:
+                ranks = tuple(1 if bot == "c" else 2 + (bot == "p2") for bot in game.bots)
+                record = MatchRecord(game="wongar", version=1, variant=config.variant or "",
+                                     knobs=dict(config.knobs), seed=game.seed, bots=game.bots,
+                                     decisions=(), faults=(), scores=(0, 0, 0), ranks=ranks)
+                placement = Placement(game.id, game.generation, game.table, game.deal,
+                                      game.rotation)
+                assert store.add_game("g", placement, record, (), (1, 1, 1))
+        summary = run_tournament(config, store, LocalExecutor(1, pin_cpus=False))
+        assert len(store.stored_ids("g")) == 36
+    assert (summary.already, summary.played, summary.failed) == (36, 0, 0)
+    assert summary.sprt is not None and (summary.sprt.verdict, summary.sprt.blocks) == ("H1", 12)
