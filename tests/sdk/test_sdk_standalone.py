@@ -62,4 +62,6 @@ def test_the_sdk_runs_with_arena_off_the_path() -> None:
                           timeout=60)
     assert done.returncode == 2, done.stderr
     assert done.stdout.strip() == "loaded: []"
-    assert done.stderr.strip() == "lone: no referee endpoint: pass --endpoint or --connect, or set ARENA_ENDPOINT"
+    assert done.stderr.strip() == (
+        "lone: no referee endpoint: pass --endpoint or --connect, or set ARENA_ENDPOINT"
+    )
