@@ -14,7 +14,7 @@ from bots.heuristics import estimator, margin
 from bots.shared.budget import Budget
 from bots.shared.match import Match, Policy, serve
 from engine.core import WireMap
-from protocols.sdk import Choice, Clock
+from arena_bot.sdk import Choice, Clock
 
 #: Most sampled states per decision when thinking by the clock; one is always used, more while it allows.
 MAX_SAMPLES = 4

@@ -21,7 +21,7 @@ from bots.shared.draft_memory import DraftMemory
 from bots.shared.tree_search import Dealer, determinize, search
 from engine.core import State, WireMap
 from engine.waroong.state import WaroongState
-from protocols.sdk import Choice, Clock
+from arena_bot.sdk import Choice, Clock
 
 
 def ismcts_policy(match: Match) -> Policy:

@@ -1,37 +1,25 @@
 """The uniform random bot: every legal action equally likely, seeded by the match.
 
-Run as ``python -m bots.random``. Each match reseeds from the ``start`` message's seed, combined
-with ``ARENA_SEED`` when that is set, so a replayed match makes the same choices.
+Run as ``python -m bots.random``. Each match draws from its own generator, seeded from the
+``start`` message's seed (combined with ``ARENA_SEED`` when that is set; :func:`match_random`), so a
+match makes the same choices whatever the process played before it.
 """
 
 from __future__ import annotations
 
-import os
-import random
-
-from engine.wire_types import WireMap
-from protocols.messages import Start
-from protocols.sdk import Clock, run
-
-_rng = random.Random()
+from arena_bot.messages import Start
+from arena_bot.sdk import ChooseFn, match_random, run_matches
 
 
-def on_start(start: Start) -> None:
-    """Reseed for the new match."""
-    extra = os.environ.get("ARENA_SEED")
-    if extra is not None:
-        from engine.core import derive_seed  # loaded only when needed: it costs every start 4 ms
-    _rng.seed(start.seed if extra is None else derive_seed(start.seed, extra))
-
-
-def choose(observation: WireMap, legal: tuple[int, ...], clock: Clock) -> int:
-    """Any legal action, uniformly."""
-    return _rng.choice(legal)
+def new_match(start: Start) -> ChooseFn:
+    """Any legal action, uniformly, drawn from this match's generator."""
+    rng = match_random(start)
+    return lambda observation, legal, clock: rng.choice(legal)
 
 
 def main() -> int:
     """Play until the referee says bye; the exit status."""
-    return run(choose, name="random", version="1", on_start=on_start)
+    return run_matches(new_match, name="random", version="1")
 
 
 if __name__ == "__main__":

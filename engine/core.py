@@ -14,14 +14,14 @@ A game is a :class:`Game` (metadata, variants, knobs, the action table, a state 
 
 from __future__ import annotations
 
-import hashlib
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TypeAlias
 
-from engine.wire_types import Wire as Wire, WireMap as WireMap  # re-exported: the engine contract names them
+from arena_bot.seeds import derive_seed as derive_seed  # re-exported: games and the referee seed with it
+from arena_bot.wire_types import Wire as Wire, WireMap as WireMap  # re-exported: the engine contract names them
 
 #: A knob's value after validation.
 KnobValue: TypeAlias = bool | int | float | str
@@ -180,12 +180,6 @@ class Event:
     def visible_to(self, seat: int) -> bool:
         """Whether ``seat`` saw this event."""
         return self.seats is None or seat in self.seats
-
-
-def derive_seed(seed: int, *labels: str | int) -> int:
-    """A 64-bit seed derived from ``seed`` and ``labels``: independent streams per deck or purpose."""
-    text = ":".join([str(seed), *map(str, labels)]).encode()
-    return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big")
 
 
 def seeded_rng(seed: int, *labels: str | int) -> random.Random:

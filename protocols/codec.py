@@ -1,55 +1,36 @@
 """One frame ↔ one typed message, with hard limits checked before anything is built.
 
-:func:`encode` turns a message into a msgpack frame; :func:`decode` turns a frame into a message or
-raises :class:`ProtocolError` saying what is wrong. Limits (frame size, nesting depth, container
-and string lengths) are enforced by a header scan before unpacking, so a hostile frame costs at
-most one pass over its bytes and never a large allocation.
+The messages, :func:`encode` and the trusted decoding are the bot SDK's (:mod:`arena_bot.codec`);
+this module adds what a referee needs for frames from bots it does not trust: :func:`decode` with
+limits (frame size, nesting depth, container and string lengths) enforced by a header scan before
+unpacking, so a hostile frame costs at most one pass over its bytes and never a large allocation.
 """
 
 from __future__ import annotations
 
-import functools
 import struct
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 import msgpack
 
-from engine.wire_types import Wire, WireMap
-from protocols.errors import ProtocolError
-from protocols.messages import (
-    CLOCK_KINDS,
-    TYPE_NAMES,
-    Act,
-    Action,
-    Bye,
-    ClockMs,
-    End,
-    Error,
-    Hello,
-    Message,
-    Ping,
-    Pong,
-    Start,
-    Welcome,
+from arena_bot.codec import (
+    TRUSTED_LIMITS,
+    DroppedInfo,
+    Limits,
+    encode,
+    message_from_map,
+    unpack,
+    unpacker_options,
 )
+from arena_bot.codec import decode as decode_trusted
+from arena_bot.errors import ProtocolError
+from arena_bot.messages import Message
 
-
-@dataclass(frozen=True, slots=True)
-class Limits:
-    """Hard limits on one frame: bytes, nesting depth, items per container, bytes per string, and
-    the packed size of an ``action``'s ``info`` (``None``: no cap of its own).
-
-    ``max_depth=None`` skips the header scan and keeps only msgpack's own nesting bound (1024
-    levels, enforced in C): for frames from a trusted peer, where a scan would only cost time.
-    """
-
-    max_frame: int = 1 << 20
-    max_depth: int | None = 32
-    max_items: int = 1 << 16
-    max_string: int = 1 << 16
-    max_info: int | None = None
+__all__ = [
+    "BOT_FRAME_LIMIT", "DEFAULT_LIMITS", "INFO_LIMIT", "SMALL_FRAME", "PEEK_WINDOW", "TRUSTED_LIMITS",
+    "Limits", "bot_limits", "check_limits", "decode", "encode", "may_answer",
+]
 
 
 #: Bytes in one frame from a bot, by default (SPEC.md §2); the referee's own frames may be larger.
@@ -58,8 +39,6 @@ BOT_FRAME_LIMIT = 64 << 10
 INFO_LIMIT = 4 << 10
 #: For bytes from an untrusted peer: what the referee applies to every bot's frame.
 DEFAULT_LIMITS = Limits(max_frame=BOT_FRAME_LIMIT, max_info=INFO_LIMIT)
-#: For frames from the referee a bot chose to connect to: larger frames, no depth scan.
-TRUSTED_LIMITS = Limits(max_depth=None)
 
 
 def bot_limits(frame_kb: int) -> Limits:
@@ -67,6 +46,7 @@ def bot_limits(frame_kb: int) -> Limits:
     if frame_kb < 1:
         raise ValueError("the frame limit must be at least 1 KiB")
     return replace(DEFAULT_LIMITS, max_frame=frame_kb << 10)
+
 
 _U8 = struct.Struct(">B")
 _U16 = struct.Struct(">H")
@@ -147,14 +127,6 @@ def _read(frame: bytes, pos: int, shape: struct.Struct) -> int:
     return value
 
 
-def encode(message: Message) -> bytes:
-    """The msgpack frame of ``message`` (a map with ``type`` first)."""
-    body: dict[str, Any] = {"type": TYPE_NAMES[type(message)]}
-    body.update(_ENCODERS[type(message)](message))
-    frame: bytes = msgpack.packb(body, use_bin_type=True)
-    return frame
-
-
 def decode(frame: bytes, limits: Limits = DEFAULT_LIMITS) -> Message:
     """The message in ``frame``; raises :class:`ProtocolError` for anything malformed.
 
@@ -162,48 +134,13 @@ def decode(frame: bytes, limits: Limits = DEFAULT_LIMITS) -> Message:
     With a ``max_depth`` (an untrusted peer), unknown fields are skipped without being built and
     only the known ones are scanned and unpacked, so a frame costs one pass in C plus the size of
     what is kept; an ``info`` over ``max_info`` packed bytes is dropped (:attr:`Action.info_dropped`).
+    Without a ``max_depth`` (a trusted peer), this is :func:`arena_bot.codec.decode`.
     """
+    if limits.max_depth is None:
+        return decode_trusted(frame, limits)
     if len(frame) > limits.max_frame:
         raise ProtocolError(f"frame of {len(frame)} bytes exceeds the limit of {limits.max_frame}")
-    if limits.max_depth is None:
-        body = _unpack(frame, limits)
-    else:
-        body = _small_fields(frame, limits) or _known_fields(frame, limits)
-    if not isinstance(body, dict):
-        raise ProtocolError(f"a message must be a map, not {type(body).__name__}")
-    kind = body.get("type")
-    if not isinstance(kind, str) or kind not in _DECODERS:
-        known = ", ".join(sorted(_DECODERS))
-        raise ProtocolError(f"unknown message type {kind!r}; types: {known}")
-    return _DECODERS[kind](_Fields(kind, body))
-
-
-@functools.cache
-def _unpacker_options(limits: Limits) -> dict[str, Any]:
-    """msgpack's options for ``limits`` (one dict per limits, never changed)."""
-    return {
-        "raw": False,
-        "strict_map_key": True,
-        "max_str_len": limits.max_string,
-        "max_bin_len": limits.max_string,
-        "max_array_len": limits.max_items,
-        "max_map_len": limits.max_items,
-        "max_ext_len": 0,
-        "ext_hook": _refuse_extension,
-    }
-
-
-def _refuse_extension(code: int, data: bytes) -> Any:
-    """Refuse an extension value that ``max_ext_len`` lets through (one of length zero)."""
-    raise ValueError(f"extension type {code} is not allowed")
-
-
-def _unpack(frame: bytes, limits: Limits) -> Any:
-    """The whole value in ``frame`` (msgpack's own limits only)."""
-    try:
-        return msgpack.unpackb(frame, **_unpacker_options(limits))
-    except (ValueError, TypeError, msgpack.UnpackException) as exc:
-        raise ProtocolError(f"not valid msgpack: {exc}") from None
+    return message_from_map(_small_fields(frame, limits) or _known_fields(frame, limits))
 
 
 #: Every field name of every message: the only fields an untrusted frame has unpacked.
@@ -225,7 +162,7 @@ def _known_fields(frame: bytes, limits: Limits) -> dict[str, Any]:
     if frame[0] not in _MAP_BYTES:
         check_limits(frame[:1] if frame[0] in _NEVER_ALLOWED else b"\xc0", limits)
         raise ProtocolError("a message must be a map")
-    unpacker = msgpack.Unpacker(max_buffer_size=len(frame), **_unpacker_options(limits))
+    unpacker = msgpack.Unpacker(max_buffer_size=len(frame), **unpacker_options(limits))
     unpacker.feed(frame)
     body: dict[str, Any] = {}
     try:
@@ -247,10 +184,10 @@ def _known_fields(frame: bytes, limits: Limits) -> dict[str, Any]:
                 raise ProtocolError(f"field {key!r} appears twice")
             value = frame[begin : unpacker.tell()]
             if key == "info" and limits.max_info is not None and len(value) > limits.max_info:
-                body[key] = _DroppedInfo(len(value))
+                body[key] = DroppedInfo(len(value))
                 continue
             check_limits(value, limits, depth_used=1)
-            body[key] = _unpack(value, limits)
+            body[key] = unpack(value, limits)
         end = unpacker.tell()
     except msgpack.OutOfData:
         raise ProtocolError("frame ends in the middle of a header or value") from None
@@ -276,7 +213,7 @@ def _small_fields(frame: bytes, limits: Limits) -> dict[str, Any] | None:
         return None
     try:
         check_limits(frame, limits)
-        whole = _unpack(frame, limits)
+        whole = unpack(frame, limits)
     except ProtocolError:
         return None
     if len(whole) != frame[0] & 0x0F or not all(type(key) is str for key in whole):
@@ -297,7 +234,7 @@ def may_answer(frame: bytes | memoryview, seq: int) -> bool:
     if not frame or frame[0] not in _MAP_BYTES:
         return True
     window = frame[:PEEK_WINDOW]
-    unpacker = msgpack.Unpacker(max_buffer_size=len(window), **_unpacker_options(DEFAULT_LIMITS))
+    unpacker = msgpack.Unpacker(max_buffer_size=len(window), **unpacker_options(DEFAULT_LIMITS))
     unpacker.feed(window)
     try:
         for _ in range(unpacker.read_map_header()):
@@ -312,155 +249,3 @@ def may_answer(frame: bytes | memoryview, seq: int) -> bool:
     except (IndexError, ValueError, TypeError, msgpack.UnpackException):
         return True
     return False
-
-
-@dataclass(frozen=True, slots=True)
-class _DroppedInfo:
-    """Stands for an ``info`` over the cap: only its packed size is kept."""
-
-    size: int
-
-
-class _Fields:
-    """Typed access to one message's fields, with errors naming the message and field."""
-
-    __slots__ = ("_kind", "_body")
-
-    def __init__(self, kind: str, body: dict[str, Any]) -> None:
-        self._kind = kind
-        self._body = body
-
-    def _fail(self, name: str, wanted: str) -> ProtocolError:
-        if name not in self._body:
-            return ProtocolError(f"{self._kind}: missing field {name!r} ({wanted})")
-        got = type(self._body[name]).__name__
-        return ProtocolError(f"{self._kind}: field {name!r} must be {wanted}, not {got}")
-
-    def integer(self, name: str) -> int:
-        value = self._body.get(name)
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise self._fail(name, "an integer")
-        return value
-
-    def opt_integer(self, name: str) -> int | None:
-        return None if self._body.get(name) is None else self.integer(name)
-
-    def text(self, name: str, default: str | None = None) -> str:
-        value = self._body.get(name, default)
-        if not isinstance(value, str):
-            raise self._fail(name, "a string")
-        return value
-
-    def choice(self, name: str, allowed: tuple[str, ...], default: str) -> str:
-        value = self.text(name, default)
-        if value not in allowed:
-            raise ProtocolError(f"{self._kind}: field {name!r} must be one of {', '.join(allowed)}, not {value!r}")
-        return value
-
-    def mapping(self, name: str) -> WireMap:
-        value = self._body.get(name)
-        if not isinstance(value, dict):
-            raise self._fail(name, "a map")
-        return value
-
-    def opt_mapping(self, name: str) -> WireMap | None:
-        return None if self._body.get(name) is None else self.mapping(name)
-
-    def info(self) -> tuple[WireMap | None, int]:
-        """An action's ``info`` and, if it was dropped over the cap, its packed size (else 0)."""
-        value = self._body.get("info")
-        if isinstance(value, _DroppedInfo):
-            return None, value.size
-        return self.opt_mapping("info"), 0
-
-    def array(self, name: str) -> list[Wire]:
-        value = self._body.get(name)
-        if not isinstance(value, list):
-            raise self._fail(name, "an array")
-        return value
-
-    def integers(self, name: str) -> tuple[int, ...]:
-        values = self.array(name)
-        if not set(map(type, values)) <= {int}:
-            raise self._fail(name, "an array of integers")
-        return tuple(values)  # type: ignore[arg-type]
-
-    def texts(self, name: str) -> tuple[str, ...]:
-        """An optional array of strings (empty when absent)."""
-        if name not in self._body:
-            return ()
-        values = self.array(name)
-        if not all(isinstance(v, str) for v in values):
-            raise self._fail(name, "an array of strings")
-        return tuple(values)  # type: ignore[arg-type]
-
-    def clock(self, name: str) -> ClockMs:
-        inner = _Fields(f"{self._kind}.{name}", self.mapping(name))
-        return ClockMs(inner.integer("move_ms"), inner.integer("bank_ms"), inner.integer("increment_ms"))
-
-
-def _clock(clock: ClockMs) -> dict[str, int]:
-    return {"move_ms": clock.move_ms, "bank_ms": clock.bank_ms, "increment_ms": clock.increment_ms}
-
-
-def _encode_action(m: Action) -> dict[str, Any]:
-    body: dict[str, Any] = {"seq": m.seq, "action": m.action}
-    if m.seat is not None:
-        body["seat"] = m.seat
-    if m.info is not None:
-        body["info"] = m.info
-    return body
-
-
-def _encode_error(m: Error) -> dict[str, Any]:
-    return {"message": m.message} if m.seq is None else {"message": m.message, "seq": m.seq}
-
-
-_ENCODERS: dict[type[Message], Callable[[Any], Mapping[str, Any]]] = {
-    Hello: lambda m: {"protocol": m.protocol, "name": m.name, "version": m.version, "token": m.token},
-    Welcome: lambda m: {"protocol": m.protocol, "server": m.server},
-    Start: lambda m: {
-        "match": m.match, "game": m.game, "version": m.version, "variant": m.variant,
-        "knobs": m.knobs, "seat": m.seat, "players": m.players, "seed": m.seed,
-        "actions": m.actions, "clock": _clock(m.clock), "grace_ms": m.grace_ms,
-        "clock_kind": m.clock_kind,
-    },
-    Act: lambda m: {
-        "seq": m.seq, "seat": m.seat, "ply": m.ply, "observation": m.observation,
-        "legal": m.legal, "events": m.events, "clock": _clock(m.clock),
-        **({"gone": m.gone} if m.gone else {}),
-    },
-    Action: _encode_action,
-    End: lambda m: {
-        "match": m.match, "seat": m.seat, "scores": list(m.scores), "ranks": list(m.ranks),
-        "forfeited": list(m.forfeited), "events": m.events,
-    },
-    Ping: lambda m: {"seq": m.seq},
-    Pong: lambda m: {"seq": m.seq},
-    Bye: lambda m: {"reason": m.reason},
-    Error: _encode_error,
-}
-
-_DECODERS: dict[str, Callable[[_Fields], Message]] = {
-    "hello": lambda f: Hello(f.integer("protocol"), f.text("name"), f.text("version"), f.text("token")),
-    "welcome": lambda f: Welcome(f.integer("protocol"), f.text("server")),
-    "start": lambda f: Start(
-        f.text("match"), f.text("game"), f.integer("version"), f.text("variant"), f.mapping("knobs"),
-        f.integer("seat"), f.integer("players"), f.integer("seed"), f.array("actions"), f.clock("clock"),
-        f.integer("grace_ms"), f.choice("clock_kind", CLOCK_KINDS, "wall"),
-    ),
-    "act": lambda f: Act(
-        f.integer("seq"), f.integer("seat"), f.integer("ply"), f.mapping("observation"), f.integers("legal"),
-        f.array("events"), f.clock("clock"), f.texts("gone"),
-    ),
-    "action": lambda f: Action(f.integer("seq"), f.integer("action"), f.opt_integer("seat"), *f.info()),
-    "end": lambda f: End(
-        f.text("match"), f.integer("seat"), f.integers("scores"), f.integers("ranks"), f.integers("forfeited"),
-        f.array("events"),
-    ),
-    "ping": lambda f: Ping(f.integer("seq")),
-    "pong": lambda f: Pong(f.integer("seq")),
-    "bye": lambda f: Bye(f.text("reason", "")),
-    "error": lambda f: Error(f.text("message"), f.opt_integer("seq")),
-}
-

@@ -1,13 +1,14 @@
 """Observations as changes (protocol version 2, SPEC.md §3.4): what the referee sends a seat is
-the entries of its observation that changed since its previous ``act``, and the keys removed.
+the entries of its observation that changed since its previous ``act``, and the keys removed;
+the bot rebuilds the whole with :func:`arena_bot.delta.merge`.
 
-Both functions treat observations as read-only: neither changes its arguments, and the results
-share unchanged entries with them.
+:func:`changes` treats observations as read-only: it changes neither argument, and its result
+shares unchanged entries with them.
 """
 
 from __future__ import annotations
 
-from engine.wire_types import WireMap
+from arena_bot.wire_types import WireMap
 
 _ABSENT = object()
 
@@ -27,13 +28,3 @@ def changes(previous: WireMap | None, current: WireMap) -> tuple[WireMap, tuple[
         if before is not value and before != value:
             changed[key] = value
     return changed, tuple(key for key in previous if key not in current)
-
-
-def merge(previous: WireMap, changed: WireMap, gone: tuple[str, ...]) -> WireMap:
-    """The observation that ``changes`` described: ``previous`` with ``changed`` applied and the
-    ``gone`` keys removed (a new map; ``previous`` is left as it was)."""
-    current = dict(previous)
-    current.update(changed)
-    for key in gone:
-        current.pop(key, None)
-    return current

@@ -1,10 +1,10 @@
-"""The root of every error the protocol layer raises."""
+"""The root of every error the protocol layer raises (the SDK's), and the referee's own."""
 
 from __future__ import annotations
 
+from arena_bot.errors import ProtocolError
 
-class ProtocolError(Exception):
-    """Bytes or a message that break the protocol; the message says what and where."""
+__all__ = ["PeerGone", "ProtocolError"]
 
 
 class PeerGone(ProtocolError):

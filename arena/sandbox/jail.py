@@ -3,10 +3,10 @@
 The bot gets new user, PID, mount, IPC, UTS and cgroup namespaces, and a new network namespace
 unless its manifest keeps the network; a fresh ``/proc`` showing its own processes only; a minimal
 ``/dev``; the system runtime (``/usr`` and the ``/bin``/``/lib`` links, a few files of ``/etc``),
-the Python runtime that runs the arena (its installation, virtual environment and the ``protocols``,
-``engine`` and ``bots`` packages bots may import) read-only; one private tmpfs of ``disk_bytes`` at
-``/tmp`` as its home and scratch space (the only place it can write); and its hub socket's folder,
-read-only. Its working folder is at the same path as outside, but private: an empty read-only
+the Python runtime that runs the arena (its installation, virtual environment and the ``arena_bot``,
+``protocols``, ``engine`` and ``bots`` packages bots may import) read-only; one private tmpfs of
+``disk_bytes`` at ``/tmp`` as its home and scratch space (the only place it can write); and its hub
+socket's folder, read-only. Its working folder is at the same path as outside, but private: an empty read-only
 tmpfs into which only its own files (:mod:`arena.own_files`) are bound, read-only, each alone, so
 nothing else of the folder it lives in (a tournament's config, the results database, other bots) is
 there. It cannot gain privileges (``--cap-drop ALL``; bubblewrap sets ``no_new_privs``), cannot
@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+import arena_bot
 import bots
 import engine
 import protocols
@@ -73,10 +74,11 @@ class Jail:
 @cache
 def runtime_folders() -> tuple[Path, ...]:
     """Folders of the Python runtime a bot may use: the installation, the virtual environment,
-    and the ``protocols``, ``engine`` and ``bots`` packages (the SDK, the game engines and the
-    built-in bots, all public). Resolved once per process."""
+    and the ``arena_bot``, ``protocols``, ``engine`` and ``bots`` packages (the SDK, the wire, the
+    game engines and the built-in bots, all public). Resolved once per process."""
     folders = {Path(sys.base_prefix).resolve(), Path(sys.prefix).resolve()}
-    folders |= {Path(str(package.__file__)).parent.resolve() for package in (protocols, engine, bots)}
+    packages = (arena_bot, protocols, engine, bots)
+    folders |= {Path(str(package.__file__)).parent.resolve() for package in packages}
     return tuple(sorted(folders))
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import os
 
-from protocols.sdk import Clock
+from arena_bot.sdk import Clock
 
 #: Share of the per-move time (and of the whole budget) a clock-driven search may use.
 MOVE_SHARE = 0.5

@@ -2,23 +2,23 @@
 
 A bot is a *policy factory*: given the :class:`Match` (game, configuration, seat, seeded rng, node
 budget) it returns the ``choose`` function for that match. :func:`serve` runs the SDK loop, building
-a fresh policy on every ``start``. Every random choice a bot makes draws on :attr:`Match.rng`, so
-with a node budget (:mod:`.budget`) a match seed decides every move.
+a fresh policy on every ``start``. Every random choice a bot makes draws on :attr:`Match.rng`, a
+generator of that match alone (:func:`arena_bot.sdk.match_random`), so with a node budget
+(:mod:`.budget`) a match's ``start`` decides every move, whatever the process played before.
 """
 
 from __future__ import annotations
 
 import gc
-import os
 import random
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from engine.core import Game, MatchConfig, State, WireMap, derive_seed
+from arena_bot.messages import Start
+from arena_bot.sdk import BotExit, ChooseFn, match_random, node_budget, run_matches
+from engine.core import Game, MatchConfig, State, WireMap
 from engine.registry import get_game
-from protocols.messages import Start
-from protocols.sdk import BotExit, Choice, Clock, node_budget, run
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,15 +38,14 @@ class Match:
 
 
 def match_from_start(start: Start, nodes: int | None = None) -> Match:
-    """The :class:`Match` of ``start``; the rng is seeded from the match seed (and ``ARENA_SEED``)."""
+    """The :class:`Match` of ``start``, with the match's own generator (:func:`match_random`)."""
     game = get_game(f"{start.game}@{start.version}")
     config = game.configure(start.players, start.variant, start.knobs)
-    extra = os.environ.get("ARENA_SEED")
-    seed = start.seed if extra is None else derive_seed(start.seed, extra)
-    return Match(game, config, start.seat, random.Random(derive_seed(seed, "seat", start.seat)), nodes)
+    return Match(game, config, start.seat, match_random(start, "seat", start.seat), nodes)
 
 
-Policy = Callable[[WireMap, tuple[int, ...], Clock], "int | Choice"]
+#: A match's ``choose``.
+Policy = ChooseFn
 
 
 def serve(name: str, version: str, policy_for: Callable[[Match], Policy]) -> int:
@@ -57,13 +56,5 @@ def serve(name: str, version: str, policy_for: Callable[[Match], Policy]) -> int
     except BotExit as exc:
         print(f"{name}: {exc}", file=sys.stderr)
         return 2
-    current: list[Policy] = []
-
-    def on_start(start: Start) -> None:
-        current[:] = [policy_for(match_from_start(start, nodes))]
-
-    def choose(observation: WireMap, legal: tuple[int, ...], clock: Clock) -> int | Choice:
-        return current[0](observation, legal, clock)
-
     gc.freeze()  # the modules loaded so far are never garbage: keep them out of every collection
-    return run(choose, name=name, version=version, on_start=on_start)
+    return run_matches(lambda start: policy_for(match_from_start(start, nodes)), name=name, version=version)

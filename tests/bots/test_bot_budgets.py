@@ -74,6 +74,26 @@ def test_a_node_budget_repeats_a_seeded_match(game: Game, hub: Hub, tmp_path: Pa
 
 
 @pytest.mark.parametrize("game", GAMES, ids=lambda g: g.key)
+def test_a_match_plays_the_same_whatever_the_process_played_before(
+    game: Game, hub: Hub, tmp_path: Path
+) -> None:
+    """Every built-in bot draws from its match's own generator (from ``start.seed``): processes
+    that played another deal first make the decisions of freshly started ones, so a resumed or
+    redistributed tournament plays the games of an uninterrupted one."""
+    handles = BotHandle.launch_all(_budgeted("1"), hub, tmp_path)
+    try:
+        for handle in handles:
+            assert handle.alive(), f"{handle.spec.name} did not start: {handle.failure}"
+        play_match(game, game.configure(3), 4242, handles, SLACK)
+        seasoned = play_match(game, game.configure(3), 5150, handles, SLACK)
+    finally:
+        close_all(handles)
+    fresh = _play(game, hub, tmp_path, _budgeted("1"), SLACK)
+    assert seasoned.faults == ()
+    assert [(d.seat, d.action) for d in seasoned.decisions] == [(d.seat, d.action) for d in fresh.decisions]
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.key)
 def test_searching_bots_think_through_a_20ms_move(game: Game, hub: Hub, tmp_path: Path) -> None:
     """By the clock, ismcts spends a fair share of a 20 ms move (by its own account) on several
     iterations, and greedy samples several states."""

@@ -16,10 +16,11 @@ from arena.clock import TimeControl
 from arena.handle import BotHandle, close_all
 from arena.manifest import BotSpec
 from arena.referee import play_match
+from arena_bot.delta import merge
 from engine.core import Game
 from engine.registry import games
 from protocols.codec import decode, encode
-from protocols.delta import changes, merge
+from protocols.delta import changes
 from protocols.messages import Act, ClockMs
 from protocols.transport import Hub
 

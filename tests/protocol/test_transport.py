@@ -25,6 +25,7 @@ from protocols.messages import (
     Hello,
     Ping,
     Pong,
+    Start,
     Welcome,
 )
 from protocols.transport import DROPS_LOGGED, REFUSALS_LOGGED, CurveKeys, Hub
@@ -56,6 +57,7 @@ def test_sdk_bot_handshakes_answers_and_leaves_on_bye() -> None:
             assert hub.wait_connected([peer], 10) == []
             assert (peer.name, peer.version) == ("random", "1")
             assert hub.ping(peer, 5) is not None
+            hub.send(peer, Start("m", "wongar", 2, "basic", {}, 0, 3, 7, [], ClockMs(100, 0, 0), 50))
             hub.send(peer, Act(hub.next_seq(), 0, 0, {}, (3, 8), [], ClockMs(100, 0, 0)))
             incoming = hub.receive(5)
             assert incoming is not None and incoming.peer is peer

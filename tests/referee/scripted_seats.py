@@ -19,11 +19,11 @@ from arena.handle import BotHandle
 from arena.manifest import BotSpec
 from arena.record import MatchRecord
 from arena.referee import FaultPolicy, play_match
+from arena_bot.delta import merge
+from arena_bot.wire_types import WireMap
 from engine.core import Game
 from engine.registry import games
-from engine.wire_types import WireMap
 from protocols.codec import TRUSTED_LIMITS, decode, encode
-from protocols.delta import merge
 from protocols.messages import Act, Action, Bye, End, Hello, Message, Ping, Pong, Start
 from protocols.transport import Hub
 

@@ -7,20 +7,26 @@ from __future__ import annotations
 import os
 import time
 
+from arena_bot.messages import Start
+from arena_bot.sdk import Choice, ChooseFn, Clock, run_matches
+from arena_bot.wire_types import WireMap
 from bots import random as base
-from engine.core import WireMap
-from protocols.sdk import Clock, run
 
 PAUSE = float(os.environ.get("ARENA_TEST_PAUSE", "0"))
 GATE = os.environ.get("ARENA_TEST_GATE", "")
 
 
-def choose(observation: WireMap, legal: tuple[int, ...], clock: Clock) -> int:
-    time.sleep(PAUSE)
-    while GATE and os.path.exists(GATE):
-        time.sleep(0.01)
-    return base.choose(observation, legal, clock)
+def new_match(start: Start) -> ChooseFn:
+    choose = base.new_match(start)
+
+    def paced(observation: WireMap, legal: tuple[int, ...], clock: Clock) -> int | Choice:
+        time.sleep(PAUSE)
+        while GATE and os.path.exists(GATE):
+            time.sleep(0.01)
+        return choose(observation, legal, clock)
+
+    return paced
 
 
 if __name__ == "__main__":
-    raise SystemExit(run(choose, name="paced", version="1", on_start=base.on_start))
+    raise SystemExit(run_matches(new_match, name="paced", version="1"))

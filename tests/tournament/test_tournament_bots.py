@@ -21,15 +21,20 @@ from arena.tournament.botfiles import changes
 from arena.tournament.builds import current_build
 from arena.tournament.config import BotEntry
 
-BOT = """import os, time
+BOT = """import time
 from bots import random as base
-from protocols.sdk import run
+from protocols.sdk import run_matches
 
-def choose(observation, legal, clock):
-    time.sleep(0.005)
-    return base.choose(observation, legal, clock)
+def new_match(start):
+    choose = base.new_match(start)
 
-raise SystemExit(run(choose, name="mine", version="1", on_start=base.on_start))
+    def paced(observation, legal, clock):
+        time.sleep(0.005)
+        return choose(observation, legal, clock)
+
+    return paced
+
+raise SystemExit(run_matches(new_match, name="mine", version="1"))
 """
 
 

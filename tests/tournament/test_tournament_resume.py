@@ -1,5 +1,6 @@
 """Interrupted runners: Ctrl-C keeps only whole games; killed with SIGKILL mid-run, then resumed,
-the store holds exactly the uninterrupted results."""
+the store holds exactly the uninterrupted results, for seeded random bots and for the searching
+built-in bots with node budgets."""
 
 from __future__ import annotations
 
@@ -88,3 +89,40 @@ def test_sigkilled_runner_resumes_to_the_same_results(
     assert results(db) == results(reference_db)
     again = run_arena("tournament", "resume", "--db", str(db), cwd=tmp_path)
     assert "played 0 games (12 were already stored)" in again.stdout
+
+
+def budgeted_league_toml(marker: str) -> str:
+    """The built-in bots with node budgets at tables of three, trusted (one long-lived process per
+    bot, so a resumed run's processes have played other games before each game than the
+    uninterrupted run's); ``marker`` tags their processes' environment."""
+    lines = ['name = "budgeted"', 'game = "wongar"', "table_size = 3", "deals = 2",
+             'time_control = "10s"', "seed = 2027", "concurrency = 2", "trusted = true"]
+    entrants = [("random", "random", ""), ("greedy", "greedy", "nodes = 3"),
+                ("ismcts", "ismcts", "nodes = 40"), ("ismcts-b", "ismcts", "nodes = 40")]
+    for index, (name, bot, budget) in enumerate(entrants):
+        lines += ["[[bots]]", f'name = "{name}"', f'bot = "{bot}"', budget,
+                  f'env = {{ ARENA_SEED = "{index}", ARENA_TEST_MARKER = "{marker}" }}']
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.slow
+def test_a_budgeted_tournament_killed_three_times_stores_the_uninterrupted_games(
+    tmp_path: Path, marker: str
+) -> None:
+    """Every built-in bot draws from its match's own generator, so the 24 games of a run killed
+    with SIGKILL three times and resumed are, decision for decision, those of an uninterrupted run."""
+    config = tmp_path / "budgeted.toml"
+    config.write_text(budgeted_league_toml(marker))
+    whole = run_arena("tournament", "run", str(config), "--db", "whole.db", cwd=tmp_path)
+    assert whole.returncode == 0, whole.stderr
+    reference = results(tmp_path / "whole.db")
+    assert len(reference) == 24
+
+    db = tmp_path / "killed.db"
+    for stored in (4, 10, 16):
+        killed = sigkill_runner_once_stored(config, db, stored)
+        assert stored_count(db) < 24, f"runner {killed} finished before it could be killed"
+        assert wait_until(lambda: processes_with(marker) == [], timeout=20), "orphaned bot processes"
+    resumed = run_arena("tournament", "resume", "--db", str(db), cwd=tmp_path)
+    assert resumed.returncode == 0, resumed.stderr
+    assert results(db) == reference

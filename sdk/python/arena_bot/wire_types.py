@@ -1,4 +1,4 @@
-"""The values a message can carry (no imports: bots load this on every start)."""
+"""The values a message can carry (no imports: bots and game engines load this on every start)."""
 
 from __future__ import annotations
 
