@@ -40,7 +40,9 @@ def check_command(
     Prints reply latency p50/p99 and every breach of the protocol with what to fix; exits 1 if
     there is any.
 
-    Example: arena bot check "python3 mybot.py" --game wongar
+    \b
+    Examples:
+      arena bot check "python3 mybot.py" --game wongar
     """
     with user_errors():
         spec = resolve_bot(bot)

@@ -35,7 +35,9 @@ def games_command(
 ) -> None:
     """List every registered game: versions, variants, player counts and knobs with defaults.
 
-    Example: arena games --json
+    \b
+    Examples:
+      arena games --json
     """
     registered = list(games().values())
     if as_json:
@@ -87,7 +89,9 @@ def show_command(
 
     Every key of the observation is explained in the game's reference, docs/games/GAME.md.
 
-    Example: arena games show wongar --variant initiated --players 4 --json
+    \b
+    Examples:
+      arena games show wongar --variant initiated --players 4 --json
     """
     with user_errors():
         chosen = get_game(game)

@@ -74,7 +74,9 @@ def list_command(
 ) -> None:
     """List stored games, oldest first: id, seats, scores, ranks and faults.
 
-    Example: arena games list --db league.db --bot random --fault timeout
+    \b
+    Examples:
+      arena games list --db league.db --bot random --fault timeout
     """
     with open_store(db) as store, user_errors():
         kind = None if fault in (None, FaultFilter.ANY) else FaultKind(fault.value)
@@ -131,7 +133,9 @@ def replay_command(
     Omniscient by default; with --seat N only what seat N saw. Waits for Enter between decisions on
     a terminal (--no-step prints it all).
 
-    Example: arena replay 0cc948490e87 --db league.db --seat 1
+    \b
+    Examples:
+      arena replay 0cc948490e87 --db league.db --seat 1
     """
     with open_store(db) as store, user_errors():
         stored = store.game(game_id, tournament)

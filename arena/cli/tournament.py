@@ -158,7 +158,9 @@ def plan_command(
 ) -> None:
     """Print the schedule: tables, games, process generations and the longest it can take.
 
-    Example: arena tournament plan examples/tournament.toml --games
+    \b
+    Examples:
+      arena tournament plan examples/tournament.toml --games
     """
     config = read_config(
         config_path,
@@ -284,6 +286,7 @@ def run_command(
     `arena tournament resume` to play the rest. One runner at a time per database: another is
     refused. Command-line bots run in the config file's folder.
 
+    \b
     Examples:
       arena tournament run
       arena tournament run examples/tournament.toml --db league.db -j 2
@@ -357,7 +360,9 @@ def resume_command(
     """Play exactly the stored tournament's games that are not stored yet (after Ctrl-C or a crash),
     as `run` would: the same bots from the folders stored with them, from any current folder.
 
-    Example: arena tournament resume --db league.db
+    \b
+    Examples:
+      arena tournament resume --db league.db
     """
     if not db.exists():
         raise fail(f"{db}: no results database here (give --db PATH)")
@@ -377,7 +382,9 @@ def resume_command(
 def status_command(db: DbOpt = DEFAULT_DB, tournament: TournamentOpt = None) -> None:
     """Show how far a stored tournament is: games stored and missing, faults, standings.
 
-    Example: arena tournament status --db league.db
+    \b
+    Examples:
+      arena tournament status --db league.db
     """
     with open_store(db) as store, user_errors():
         row = store.tournament(tournament)
@@ -437,7 +444,9 @@ def add_bot_command(
     met it least), no stored game changes, and the stored config records the entry
     (late_entries). Then play its games with `arena tournament resume`.
 
-    Example: arena tournament add-bot "python3 newbot.py" --name newbot --db league.db
+    \b
+    Examples:
+      arena tournament add-bot "python3 newbot.py" --name newbot --db league.db
     """
     if not db.exists():
         raise fail(f"{db}: no results database here (give --db PATH)")
