@@ -9,7 +9,7 @@ from rich.text import Text
 
 from arena.inert import terminal
 from leaderboards import format as fmt
-from leaderboards.model import Leaderboard
+from leaderboards.model import Flag, Leaderboard
 
 
 def render_table(board: Leaderboard) -> Table:
@@ -44,7 +44,7 @@ def render_table(board: Leaderboard) -> Table:
             str(s.games),
             fmt.share(s.score),
             fmt.place(s.average_place),
-            fmt.share(s.los_next),
+            fmt.los(s),
             str(s.faults),
         )
     return table
@@ -55,7 +55,10 @@ def _caption(board: Leaderboard) -> Text:
     flagged: dict[str, list[str]] = {}
     for standing in board.standings:
         for flag in standing.flags:
-            flagged.setdefault(flag.value, []).append(standing.bot)
+            if flag is not Flag.PRIOR_BOUND:
+                flagged.setdefault(flag.value, []).append(standing.bot)
+    too_few = fmt.too_few_games(board)
+    lines.extend([too_few] if too_few else [])
     lines.extend(f"{flag}: {', '.join(bots)}" for flag, bots in flagged.items())
     if board.provisional:
         lines.append("provisional: the tournament is still running")
