@@ -278,7 +278,7 @@ def run_command(
 ) -> None:
     """Play the tournament into the results database, then print its leaderboard; games already
     stored are not replayed. Without CONFIG, the built-in ladder: random, greedy and ismcts at one
-    table of Wongar, two deals in duplicate, node budgets (greedy 4, ismcts 300) under a 1 s
+    table of Wongar, ten deals in duplicate, node budgets (greedy 4, ismcts 60) under a 1 s
     clock. Untrusted bots (any but built-in and `trusted = true` ones) run in the sandbox; without
     a working one (see `arena doctor`) the run is refused unless --no-sandbox is given.
 
