@@ -2,56 +2,83 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rich import box
-from rich.console import JustifyMethod
+from rich.console import Console, ConsoleOptions, JustifyMethod, RenderResult
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
 from arena.inert import terminal
 from leaderboards import format as fmt
-from leaderboards.model import Flag, Leaderboard
+from leaderboards.model import Flag, Leaderboard, Standing
 
 
-def render_table(board: Leaderboard) -> Table:
+#: Columns a narrow terminal leaves out, first to last; rank, bot, Elo and the interval always stay.
+NARROW_DROPS = ("place", "score", "LOS", "games", "faults")
+
+#: A width no table reaches: measuring at it gives a table's natural width.
+_UNBOUNDED = 100_000
+
+
+class LeaderboardTable:
+    """The leaderboard as wide as the console allows: every column when they fit at their natural
+    width, else the fewest of :data:`NARROW_DROPS` left out (the caption says which), so names and
+    numbers are never cut; a name too long even then is folded onto more lines."""
+
+    def __init__(self, board: Leaderboard) -> None:
+        self.board = board
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        unbounded = options.update_width(_UNBOUNDED)
+        for count in range(len(NARROW_DROPS) + 1):
+            table = _table(self.board, NARROW_DROPS[:count])
+            if Measurement.get(console, unbounded, table).maximum <= options.max_width:
+                break
+        yield table
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement.get(console, options, _table(self.board, ()))
+
+
+def render_table(board: Leaderboard) -> LeaderboardTable:
     """Rank, bot, Elo, −/+ interval, games, score, average place, LOS to the next, faults.
 
     Flags are listed under the table (with the bots they concern), keeping it narrow enough for an
-    80-column terminal."""
+    80-column terminal; a narrower one leaves out columns (see :class:`LeaderboardTable`)."""
+    return LeaderboardTable(board)
+
+
+def _table(board: Leaderboard, dropped: tuple[str, ...]) -> Table:
     confidence = round(100 * board.settings.confidence)
-    table = Table(title=board.title, caption=_caption(board), box=box.SIMPLE_HEAVY, pad_edge=False, collapse_padding=True)
-    columns: list[tuple[str, JustifyMethod]] = [
-        ("rank", "right"),
-        ("bot", "left"),
-        ("Elo", "right"),
-        (f"−/+ {confidence}%", "right"),
-        ("games", "right"),
-        ("score", "right"),
-        ("place", "right"),
-        ("LOS", "right"),
-        ("faults", "right"),
-    ]
-    longest = max((len(s.bot) for s in board.standings), default=3)
-    for name, justify in columns:
-        width = min(longest, 24) if name == "bot" else None
-        table.add_column(name, justify=justify, no_wrap=name != "bot", min_width=width)
+    table = Table(title=board.title, caption=_caption(board, dropped), box=box.SIMPLE_HEAVY,
+                  pad_edge=False, collapse_padding=True)
     groups = len(board.groups) > 1
+    columns: list[tuple[str, JustifyMethod, Callable[[Standing], str | Text]]] = [
+        ("rank", "right", lambda s: str(s.rank)),
+        ("bot", "left", lambda s: Text(terminal(s.bot) + (f" [group {s.group + 1}]" if groups else ""))),
+        ("Elo", "right", lambda s: fmt.elo(s.elo)),
+        (f"−/+ {confidence}%", "right", fmt.margin),
+        ("games", "right", lambda s: str(s.games)),
+        ("score", "right", lambda s: fmt.share(s.score)),
+        ("place", "right", lambda s: fmt.place(s.average_place)),
+        ("LOS", "right", fmt.los),
+        ("faults", "right", lambda s: str(s.faults)),
+    ]
+    shown = [column for column in columns if column[0] not in dropped]
+    for name, justify, _ in shown:
+        bot = name == "bot"
+        table.add_column(name, justify=justify, no_wrap=not bot, overflow="fold" if bot else "ellipsis")
     for s in board.standings:
-        table.add_row(
-            str(s.rank),
-            Text(terminal(s.bot) + (f" [group {s.group + 1}]" if groups else "")),
-            fmt.elo(s.elo),
-            fmt.margin(s),
-            str(s.games),
-            fmt.share(s.score),
-            fmt.place(s.average_place),
-            fmt.los(s),
-            str(s.faults),
-        )
+        table.add_row(*(cell(s) for _, _, cell in shown))
     return table
 
 
-def _caption(board: Leaderboard) -> Text:
+def _caption(board: Leaderboard, dropped: tuple[str, ...]) -> Text:
     lines = [f"{board.games} games; Arena Elo (Plackett–Luce), mean 1500"]
+    if dropped:
+        lines.append(f"left out to fit the terminal: {', '.join(dropped)} (widen it, or --format md)")
     flagged: dict[str, list[str]] = {}
     for standing in board.standings:
         for flag in standing.flags:
