@@ -44,10 +44,10 @@ def games_command(
         print(json.dumps([describe(g) for g in registered], indent=2))
         return
     table = Table(title="Games")
-    table.add_column("game")
-    table.add_column("players", justify="center")
-    table.add_column("variants")
-    table.add_column("knobs (default)")
+    table.add_column("game", overflow="fold")
+    table.add_column("players", justify="center", no_wrap=True)
+    table.add_column("variants", overflow="fold")
+    table.add_column("knobs (default)", overflow="fold")
     for game in registered:
         table.add_row(
             f"[bold]{game.key}[/]\n{game.title}",

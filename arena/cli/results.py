@@ -13,10 +13,12 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.console import JustifyMethod, OverflowMethod
 from rich.table import Table
 from rich.text import Text
 
 from arena.cli.common import console, fail, inert, user_errors
+from arena.narrow import NarrowingTable, left_out_note
 from arena.cli.games import games_command
 from arena.record import FaultKind
 from arena.store.db import Store, StoredGame
@@ -85,22 +87,47 @@ def list_command(
         for game in found:
             print(json.dumps(_plain(game)))
         return
-    table = Table("tournament", "seats", "scores", "ranks", "faults")
-    table.add_column("id", no_wrap=True)
-    table.add_column("seed", no_wrap=True)
+    console.print(NarrowingTable(lambda left_out: _games_table(found, left_out), ("seed", "tournament", "seat")))
+    console.print(f"{len(found)} games")
+
+
+def _games_table(found: list[StoredGame], left_out: tuple[str, ...]) -> Table:
+    """One row per game: its id, then a line per seat (seat, bot, score, place, its faults), the
+    tournament and the seed, less the columns ``left_out``."""
+    table = Table(caption=left_out_note(left_out, "--json") if left_out else None)
+    columns = [column for column in _GAME_COLUMNS if column[0] not in left_out]
+    for name, justify, overflow in columns:
+        table.add_column(name, justify=justify, overflow=overflow, no_wrap=overflow == "ellipsis")
     for game in found:
         record = game.record
-        table.add_row(
-            inert(game.tournament),
-            inert(", ".join(record.bots)),
-            " ".join(map(str, record.scores)),
-            " ".join(map(str, record.ranks)),
-            ", ".join(f"{f.seat}:{f.kind.value}" for f in record.faults) or "-",
-            game.placement.game_id,
-            str(record.seed),
-        )
-    console.print(table)
-    console.print(f"{len(found)} games")
+        seats = range(len(record.bots))
+        cells: dict[str, str | Text] = {
+            "id": game.placement.game_id,
+            "seat": "\n".join(map(str, seats)),
+            "bot": Text("\n").join(inert(bot) for bot in record.bots),
+            "score": "\n".join(map(str, record.scores)),
+            "rank": "\n".join(map(str, record.ranks)),
+            "faults": "\n".join(
+                ",".join(f.kind.value for f in record.faults if f.seat == seat) for seat in seats
+            ),
+            "tournament": inert(game.tournament),
+            "seed": str(record.seed),
+        }
+        table.add_row(*(cells[name] for name, _, _ in columns))
+    return table
+
+
+#: The columns of ``games list``: name, justification, overflow ("ellipsis": never wrapped).
+_GAME_COLUMNS: tuple[tuple[str, JustifyMethod, OverflowMethod], ...] = (
+    ("id", "left", "ellipsis"),
+    ("seat", "right", "ellipsis"),
+    ("bot", "left", "fold"),
+    ("score", "right", "ellipsis"),
+    ("rank", "right", "ellipsis"),
+    ("faults", "left", "fold"),
+    ("tournament", "left", "fold"),
+    ("seed", "left", "fold"),
+)
 
 
 def _plain(game: StoredGame) -> dict[str, object]:

@@ -8,12 +8,14 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.table import Table
+from rich.table import Column, Table
+from rich.text import Text
 
 from arena.cli.common import console, fail, inert, say, user_errors
 from arena.cli.results import DEFAULT_DB, DbOpt, TournamentOpt, open_store
 from arena.clock import CLOCK_HELP
 from arena.errors import ArenaError
+from arena.narrow import NarrowingTable, left_out_note
 from arena.rating_input import stored_leaderboard
 from arena.remote.cli import invite_command, remote_status, revoke_command
 from arena.remote.lane import with_remote_lane
@@ -202,17 +204,28 @@ def plan_command(
     if pinned:
         console.print(f"each match slot runs on a processor of its own: {', '.join(map(str, pinned))}")
     if show_games:
-        table = Table("id", "gen", "table", "deal", "seed", "seats")
-        for planned in schedule:
-            table.add_row(
-                planned.id,
-                str(planned.generation),
-                str(planned.table),
-                str(planned.deal),
-                str(planned.seed),
-                inert(", ".join(planned.bots)),
-            )
-        console.print(table)
+        console.print(NarrowingTable(lambda left_out: _schedule_table(schedule, left_out),
+                                     ("seed", "gen", "table")))
+
+
+def _schedule_table(schedule: Schedule, left_out: tuple[str, ...]) -> Table:
+    """One row per planned game: id, process generation, table, deal, seed and seats, less the
+    columns ``left_out``."""
+    table = Table(caption=left_out_note(left_out) if left_out else None)
+    names = [name for name in ("id", "gen", "table", "deal", "seed", "seats") if name not in left_out]
+    for name in names:
+        table.add_column(name, no_wrap=name != "seats", overflow="fold")
+    for planned in schedule:
+        cells: dict[str, str | Text] = {
+            "id": planned.id,
+            "gen": str(planned.generation),
+            "table": str(planned.table),
+            "deal": str(planned.deal),
+            "seed": str(planned.seed),
+            "seats": inert(", ".join(planned.bots)),
+        }
+        table.add_row(*(cells[name] for name in names))
+    return table
 
 
 def _format_lines(config: TournamentConfig, schedule: Schedule) -> list[str]:
@@ -408,7 +421,7 @@ def status_command(db: DbOpt = DEFAULT_DB, tournament: TournamentOpt = None) -> 
             f"{schedule.formed} formed")
     if sprt is not None:
         say(sprt.describe() + (": stopped early" if decided and missing else ""))
-    table = Table("bot", "games", "avg rank", "wins", "faults", title="standings")
+    table = Table(Column("bot", overflow="fold"), "games", "avg rank", "wins", "faults", title="standings")
     for bot, standing in tally.ordered():
         table.add_row(inert(bot), str(standing.games), f"{standing.average_rank:.2f}",
                       str(standing.wins), str(standing.flagged))

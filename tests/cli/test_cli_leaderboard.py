@@ -10,7 +10,9 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
+from arena.cli.app import app
 from arena.store.db import Store
 
 LEAGUE = """
@@ -175,3 +177,27 @@ def test_the_built_in_ladder_ranks_the_three_bots_with_finite_intervals(tmp_path
     assert [s["bot"] for s in standings] == ["ismcts", "greedy", "random"]
     assert all(s["ci_low"] is not None and s["ci_high"] is not None for s in standings)
     assert all(s["flags"] == [] for s in standings)
+
+
+@pytest.mark.parametrize("columns", [60, 80])
+def test_tables_stay_readable_on_a_narrow_terminal(league: Path, columns: int) -> None:
+    """Every table fits the width without cutting an id, a name or a number short ('…')."""
+    db = str(league / "league.db")
+    with Store(league / "league.db") as store:
+        ids = [g.placement.game_id for g in store.games()]
+    names = ("first", "second", "third")
+    commands: list[tuple[list[str], tuple[str, ...]]] = [
+        (["games", "list", "--db", db], (*ids, *names)),
+        (["leaderboard", "--db", db], names),
+        (["tournament", "status", "--db", db], names),
+        (["tournament", "plan", str(league / "league.toml"), "--games"], tuple(ids)),
+        (["games"], ("wongar@2", "waroong@2")),
+    ]
+    for args, whole in commands:
+        shown = CliRunner().invoke(app, args, env={"COLUMNS": str(columns)})
+        assert shown.exit_code == 0, shown.output
+        table = [line for line in shown.stdout.splitlines() if line.startswith((" ", "┏", "┃", "┡", "│", "└"))]
+        assert table and max(len(line) for line in table) <= columns, shown.stdout  # messages are never wrapped
+        assert "…" not in shown.stdout, shown.stdout
+        words = set(shown.stdout.replace("│", " ").replace(",", " ").replace("'", " ").split())
+        assert all(w in words for w in whole), (args, shown.stdout)
