@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rich import box
-from rich.console import Console, ConsoleOptions, JustifyMethod, RenderResult
-from rich.measure import Measurement
+from rich.console import JustifyMethod
 from rich.table import Table
 from rich.text import Text
 
 from arena.inert import terminal
+from arena.narrow import NarrowingTable, left_out_note
 from leaderboards import format as fmt
 from leaderboards.model import Flag, Leaderboard, Standing
 
@@ -18,36 +18,14 @@ from leaderboards.model import Flag, Leaderboard, Standing
 #: Columns a narrow terminal leaves out, first to last; rank, bot, Elo and the interval always stay.
 NARROW_DROPS = ("place", "score", "LOS", "games", "faults")
 
-#: A width no table reaches: measuring at it gives a table's natural width.
-_UNBOUNDED = 100_000
 
-
-class LeaderboardTable:
-    """The leaderboard as wide as the console allows: every column when they fit at their natural
-    width, else the fewest of :data:`NARROW_DROPS` left out (the caption says which), so names and
-    numbers are never cut; a name too long even then is folded onto more lines."""
-
-    def __init__(self, board: Leaderboard) -> None:
-        self.board = board
-
-    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        unbounded = options.update_width(_UNBOUNDED)
-        for count in range(len(NARROW_DROPS) + 1):
-            table = _table(self.board, NARROW_DROPS[:count])
-            if Measurement.get(console, unbounded, table).maximum <= options.max_width:
-                break
-        yield table
-
-    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
-        return Measurement.get(console, options, _table(self.board, ()))
-
-
-def render_table(board: Leaderboard) -> LeaderboardTable:
+def render_table(board: Leaderboard) -> NarrowingTable:
     """Rank, bot, Elo, −/+ interval, games, score, average place, LOS to the next, faults.
 
     Flags are listed under the table (with the bots they concern), keeping it narrow enough for an
-    80-column terminal; a narrower one leaves out columns (see :class:`LeaderboardTable`)."""
-    return LeaderboardTable(board)
+    80-column terminal; a narrower one leaves out columns (:data:`NARROW_DROPS`, first to last) and
+    the caption says which, so names and numbers are never cut (a name too long is folded)."""
+    return NarrowingTable(lambda left_out: _table(board, left_out), NARROW_DROPS)
 
 
 def _table(board: Leaderboard, dropped: tuple[str, ...]) -> Table:
@@ -78,7 +56,7 @@ def _table(board: Leaderboard, dropped: tuple[str, ...]) -> Table:
 def _caption(board: Leaderboard, dropped: tuple[str, ...]) -> Text:
     lines = [f"{board.games} games; Arena Elo (Plackett–Luce), mean 1500"]
     if dropped:
-        lines.append(f"left out to fit the terminal: {', '.join(dropped)} (widen it, or --format md)")
+        lines.append(left_out_note(dropped, "--format md"))
     flagged: dict[str, list[str]] = {}
     for standing in board.standings:
         for flag in standing.flags:
