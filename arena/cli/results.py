@@ -32,7 +32,13 @@ TournamentOpt = Annotated[
     str | None, typer.Option("--tournament", "-t", help="Only this tournament.")
 ]
 
-games_app = typer.Typer(help="Games: what can be played, and what was played.")
+games_app = typer.Typer(
+    help="Games: what can be played, and what was played.\n\n"
+    "\b\nExamples:\n"
+    "  arena games\n"
+    "  arena games show wongar --players 4\n"
+    "  arena games list --db league.db",
+)
 
 
 class FaultFilter(str, enum.Enum):

@@ -38,7 +38,11 @@ from leaderboards.render_table import render_table
 
 tournament_app = typer.Typer(
     help="Plan, run and resume tournaments (round-robin, gauntlet, sampled and swiss, played in "
-    "duplicate).",
+    "duplicate).\n\n"
+    "\b\nExamples:\n"
+    "  arena tournament plan examples/tournament.toml\n"
+    "  arena tournament run examples/tournament.toml --db league.db\n"
+    "  arena tournament status --db league.db",
     no_args_is_help=True,
 )
 

@@ -1,4 +1,5 @@
-"""Every command's ``--help`` through the real Typer app: its examples, one per line."""
+"""Every command's ``--help`` (the command groups' too) through the real Typer app: its examples,
+one per line."""
 
 from __future__ import annotations
 
@@ -13,14 +14,15 @@ from arena.cli.app import app
 runner = CliRunner()
 
 
-def _leaf_commands(command: object, prefix: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], object]]:
+def _commands(command: object, prefix: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], object]]:
+    """``command`` and every command under it, with the words that invoke each."""
     subcommands: dict[str, object] = getattr(command, "commands", {})
-    if not subcommands:
-        return [(prefix, command)]
-    return [leaf for name, sub in subcommands.items() for leaf in _leaf_commands(sub, (*prefix, name))]
+    return [(prefix, command)] + [
+        found for name, sub in subcommands.items() for found in _commands(sub, (*prefix, name))
+    ]
 
 
-LEAVES = _leaf_commands(typer.main.get_command(app))
+COMMANDS = _commands(typer.main.get_command(app))
 
 
 def _examples(help_text: str) -> list[str]:
@@ -36,12 +38,12 @@ def _examples(help_text: str) -> list[str]:
 
 
 def test_every_command_is_covered() -> None:
-    paths = [path for path, _ in LEAVES]
-    assert ("play",) in paths and ("tournament", "run") in paths and ("games", "list") in paths
-    assert len(paths) >= 16
+    paths = [path for path, _ in COMMANDS]
+    assert () in paths and ("games",) in paths and ("tournament", "run") in paths and ("games", "list") in paths
+    assert len(paths) >= 20
 
 
-@pytest.mark.parametrize(("path", "command"), LEAVES, ids=[" ".join(p) for p, _ in LEAVES])
+@pytest.mark.parametrize(("path", "command"), COMMANDS, ids=[" ".join(("arena", *p)) for p, _ in COMMANDS])
 @pytest.mark.parametrize("columns", ["60", "200"])
 def test_help_lists_each_example_on_its_own_line(path: tuple[str, ...], command: object, columns: str) -> None:
     examples = _examples(str(getattr(command, "help", "") or ""))
