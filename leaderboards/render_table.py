@@ -10,9 +10,9 @@ from rich.table import Table
 from rich.text import Text
 
 from arena.inert import terminal
-from arena.narrow import NarrowingTable, left_out_note
 from leaderboards import format as fmt
 from leaderboards.model import Flag, Leaderboard, Standing
+from leaderboards.narrow import NarrowingTable, left_out_note
 
 
 #: Columns a narrow terminal leaves out, first to last; rank, bot, Elo and the interval always stay.

@@ -18,11 +18,11 @@ from rich.table import Table
 from rich.text import Text
 
 from arena.cli.common import console, fail, inert, user_errors
-from arena.narrow import NarrowingTable, left_out_note
 from arena.cli.games import games_command
 from arena.record import FaultKind
 from arena.store.db import Store, StoredGame
 from arena.tournament.replay import ReplayStep, replay_steps
+from leaderboards.narrow import NarrowingTable, left_out_note
 
 #: The results database when ``--db`` is not given.
 DEFAULT_DB = Path("arena.db")

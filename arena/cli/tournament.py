@@ -15,7 +15,6 @@ from arena.cli.common import console, fail, inert, say, user_errors
 from arena.cli.results import DEFAULT_DB, DbOpt, TournamentOpt, open_store
 from arena.clock import CLOCK_HELP
 from arena.errors import ArenaError
-from arena.narrow import NarrowingTable, left_out_note
 from arena.rating_input import stored_leaderboard
 from arena.remote.cli import invite_command, remote_status, revoke_command
 from arena.remote.lane import with_remote_lane
@@ -34,6 +33,7 @@ from arena.tournament.runner import RunSummary, run_tournament, validate
 from arena.tournament.sampled import balance
 from arena.tournament.schedule import Schedule, build_schedule, stored_results
 from arena.tournament.sprt import stored_sprt
+from leaderboards.narrow import NarrowingTable, left_out_note
 from leaderboards.render_table import render_table
 
 tournament_app = typer.Typer(

@@ -10,9 +10,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from arena.cli.app import app
 from arena.store.db import Store
 
 LEAGUE = """
@@ -39,8 +37,8 @@ env = { ARENA_SEED = "3" }
 """
 
 
-def arena(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    """The ``arena`` command line in a fresh interpreter."""
+def arena(*args: str, cwd: Path, columns: int = 200) -> subprocess.CompletedProcess[str]:
+    """The ``arena`` command line in a fresh interpreter, on a console ``columns`` wide."""
     code = "from arena.cli.app import main; main()"
     return subprocess.run(
         [sys.executable, "-c", code, *args],
@@ -48,7 +46,7 @@ def arena(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
         capture_output=True,
         text=True,
         timeout=180,
-        env={"COLUMNS": "200", "PATH": "/usr/bin:/bin"},
+        env={"COLUMNS": str(columns), "PATH": "/usr/bin:/bin"},
     )
 
 
@@ -194,8 +192,8 @@ def test_tables_stay_readable_on_a_narrow_terminal(league: Path, columns: int) -
         (["games"], ("wongar@2", "waroong@2")),
     ]
     for args, whole in commands:
-        shown = CliRunner().invoke(app, args, env={"COLUMNS": str(columns)})
-        assert shown.exit_code == 0, shown.output
+        shown = arena(*args, cwd=league, columns=columns)
+        assert shown.returncode == 0, shown.stderr
         table = [line for line in shown.stdout.splitlines() if line.startswith((" ", "┏", "┃", "┡", "│", "└"))]
         assert table and max(len(line) for line in table) <= columns, shown.stdout  # messages are never wrapped
         assert "…" not in shown.stdout, shown.stdout

@@ -1,5 +1,5 @@
 """Rich tables that fit a narrow terminal by leaving out their least needed columns, never by
-cutting ids, names or numbers short."""
+cutting ids, names or numbers short: the leaderboard's, and the arena command line's."""
 
 from __future__ import annotations
 
