@@ -11,6 +11,7 @@ These functions return plain strings: in Rich, show them as ``rich.text.Text`` (
 from __future__ import annotations
 
 import logging
+import sys
 import unicodedata
 
 from jinja2 import Environment, PackageLoader, select_autoescape
@@ -65,10 +66,24 @@ class InertFormatter(logging.Formatter):
         return super().formatMessage(record)
 
 
+class StderrHandler(logging.Handler):
+    """Writes each record, one line, to ``sys.stderr`` as it is when the record comes (not when the
+    handler was made): a live display that redirects stderr, as Rich's ``Live`` and ``Progress``
+    do on a terminal, then prints the record above itself instead of being overwritten by it."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            stream = sys.stderr
+            stream.write(self.format(record) + "\n")
+            stream.flush()
+        except Exception:  # noqa: BLE001 (logging's contract: report, never raise)
+            self.handleError(record)
+
+
 def log_inertly(level: int) -> None:
-    """Send this process's log records of ``level`` and above to stderr, through an
-    :class:`InertFormatter` (a no-op if logging is already set up)."""
-    handler = logging.StreamHandler()
+    """Send this process's log records of ``level`` and above to stderr (:class:`StderrHandler`),
+    through an :class:`InertFormatter` (a no-op if logging is already set up)."""
+    handler = StderrHandler()
     handler.setFormatter(InertFormatter("%(asctime)s %(name)s %(levelname)s %(message)s"))
     logging.basicConfig(level=level, handlers=[handler])
 

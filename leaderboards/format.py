@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from leaderboards.model import Leaderboard, SeatAdvantage, Standing
+from leaderboards.model import Flag, Leaderboard, SeatAdvantage, Standing
 
 MISSING = "—"
+
+#: The interval of a rating that only the prior keeps finite (:attr:`Flag.PRIOR_BOUND`).
+TOO_FEW = "too few games"
 
 
 def elo(value: float) -> str:
@@ -14,10 +17,13 @@ def elo(value: float) -> str:
 
 def margin(standing: Standing) -> str:
     """The interval's ends as signed distances from the rating: ``−12.3/+14.0``; an end only the
-    prior bounds is ``−∞`` or ``+∞``.
+    prior bounds is ``−∞`` or ``+∞``. A prior-bound bot, whose games leave its place in the order
+    open, gets :data:`TOO_FEW` instead: its rating and interval rest on the prior alone.
 
     A bootstrap interval need not contain the estimate; an end on the other side keeps its sign
     (``+0.4/+30.2``)."""
+    if Flag.PRIOR_BOUND in standing.flags:
+        return TOO_FEW
     low = "−∞" if standing.ci_low is None else _offset(standing.ci_low - standing.elo)
     high = "+∞" if standing.ci_high is None else _offset(standing.ci_high - standing.elo)
     return f"{low}/{high}"
@@ -32,6 +38,12 @@ def _offset(value: float) -> str:
 def share(value: float | None) -> str:
     """A fraction as a percentage, one decimal; a dash if unknown."""
     return MISSING if value is None else f"{100 * value:.1f}%"
+
+
+def los(standing: Standing) -> str:
+    """The likelihood of superiority over the next bot down; a dash if unknown or if the bot is
+    prior-bound (the prior alone would decide it)."""
+    return MISSING if Flag.PRIOR_BOUND in standing.flags else share(standing.los_next)
 
 
 def place(value: float) -> str:
@@ -50,6 +62,20 @@ def seat_term(advantage: SeatAdvantage) -> str:
     if advantage.elo is None:
         return MISSING
     return _offset(advantage.elo) + (" (prior-bound)" if advantage.prior_bound else "")
+
+
+def too_few_games(board: Leaderboard) -> str | None:
+    """A plain sentence naming the prior-bound bots, which the games so far cannot rank (``None``
+    if there are none)."""
+    bots = [s.bot for s in board.standings if Flag.PRIOR_BOUND in s.flags]
+    if not bots:
+        return None
+    every = len(bots) == len(board.standings)
+    return (
+        f"{TOO_FEW} to rank {'these bots' if every else ', '.join(bots)}: the results so far leave "
+        f"{'their' if len(bots) > 1 else 'its'} order open (one side never finished below the "
+        "other), so the ratings shown rest on the prior alone; play more deals"
+    )
 
 
 def bot_label(standing: Standing) -> str:

@@ -22,6 +22,9 @@ def render_markdown(board: Leaderboard) -> str:
         f"of every finishing order (mean 1500); −/+ is the {confidence}% bootstrap interval.",
         "",
     ]
+    too_few = fmt.too_few_games(board)
+    if too_few:
+        parts += [f"**{markdown(too_few[0].upper() + too_few[1:])}.**", ""]
     if len(board.groups) > 1:
         parts += [
             f"The field is split into {len(board.groups)} groups that never met; compare ratings "
@@ -38,7 +41,7 @@ def render_markdown(board: Leaderboard) -> str:
         [
             [str(s.rank), fmt.bot_label(s), fmt.elo(s.elo), fmt.margin(s), fmt.elo(s.pairwise_elo),
              str(s.games), fmt.share(s.score), fmt.place(s.average_place), fmt.share(s.win_share),
-             fmt.share(s.los_next), str(s.faults), str(s.group + 1)]
+             fmt.los(s), str(s.faults), str(s.group + 1)]
             for s in board.standings
         ],
     )

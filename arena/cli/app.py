@@ -24,7 +24,11 @@ from arena.inert import log_inertly
 
 app = typer.Typer(
     name="arena",
-    help="Run bot competitions for multiplayer board and card games.",
+    help="Run bot competitions for multiplayer board and card games.\n\n"
+    "\b\nExamples:\n"
+    "  arena games\n"
+    "  arena play wongar --bot random --bot greedy --bot ismcts\n"
+    "  arena tournament run",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,

@@ -16,7 +16,12 @@ from arena.conformance import CheckReport, check_bot
 from arena.manifest import resolve_bot
 from engine.registry import get_game
 
-bot_app = typer.Typer(help="Bots: check that a bot speaks the protocol.", no_args_is_help=True)
+bot_app = typer.Typer(
+    help="Bots: check that a bot speaks the protocol.\n\n"
+    "\b\nExamples:\n"
+    '  arena bot check "python3 mybot.py" --game wongar',
+    no_args_is_help=True,
+)
 
 #: Exit status of ``arena bot check`` when the bot breaks the protocol.
 BOT_FAILED = 1
@@ -40,7 +45,9 @@ def check_command(
     Prints reply latency p50/p99 and every breach of the protocol with what to fix; exits 1 if
     there is any.
 
-    Example: arena bot check "python3 mybot.py" --game wongar
+    \b
+    Examples:
+      arena bot check "python3 mybot.py" --game wongar
     """
     with user_errors():
         spec = resolve_bot(bot)

@@ -46,7 +46,9 @@ def doctor_command(
 
     Exit status 0 when the sandbox works and holds, 1 otherwise.
 
-    Example: arena doctor
+    \b
+    Examples:
+      arena doctor
     """
     report = machine_report()
     console.print(_facts(report))

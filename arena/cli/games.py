@@ -35,17 +35,19 @@ def games_command(
 ) -> None:
     """List every registered game: versions, variants, player counts and knobs with defaults.
 
-    Example: arena games --json
+    \b
+    Examples:
+      arena games --json
     """
     registered = list(games().values())
     if as_json:
         print(json.dumps([describe(g) for g in registered], indent=2))
         return
     table = Table(title="Games")
-    table.add_column("game")
-    table.add_column("players", justify="center")
-    table.add_column("variants")
-    table.add_column("knobs (default)")
+    table.add_column("game", overflow="fold")
+    table.add_column("players", justify="center", no_wrap=True)
+    table.add_column("variants", overflow="fold")
+    table.add_column("knobs (default)", overflow="fold")
     for game in registered:
         table.add_row(
             f"[bold]{game.key}[/]\n{game.title}",
@@ -87,7 +89,9 @@ def show_command(
 
     Every key of the observation is explained in the game's reference, docs/games/GAME.md.
 
-    Example: arena games show wongar --variant initiated --players 4 --json
+    \b
+    Examples:
+      arena games show wongar --variant initiated --players 4 --json
     """
     with user_errors():
         chosen = get_game(game)

@@ -50,6 +50,7 @@ def leaderboard_command(
 ) -> None:
     """Print the Elo leaderboard of a stored tournament (provisional while games are missing).
 
+    \b
     Examples:
       arena leaderboard --db league.db
       arena leaderboard --db league.db --tournament spring --format md > standings.md
@@ -81,7 +82,9 @@ def publish_command(
     replay viewer for every game. It works from file:// or any static web host: nothing is loaded
     from elsewhere. Bots appear by name, version and file hash; env values are never published.
 
-    Example: arena publish --db league.db --out site/
+    \b
+    Examples:
+      arena publish --db league.db --out site/
     """
     settings = RatingSettings(bootstrap_samples=samples, anchor=anchor, anchor_elo=anchor_elo)
     with open_store(db) as store, user_errors():

@@ -104,16 +104,17 @@ def play_command(
     and `trusted = true` ones) run in the sandbox; without a working one (see `arena doctor`) they
     are refused unless --no-sandbox is given.
 
+    \b
     Examples:
       arena play wongar --bot random --bot random --bot random
       arena play waroong -b random -b "python3 mybot.py" -b bots/mine.toml --tc 1s+100ms/10s --watch
       arena play wongar --listen tcp://0.0.0.0:7777 -b remote:alice -b random -b random
+      arena play wongar -b "python3 mybot.py" -b random -b random -n 1000
 
     Each remote:NAME seat gets a connection file NAME.env (see docs/remote.md); the match starts
     once every remote bot has connected, within --wait seconds.
 
-    With --games N (e.g. arena play wongar -b "python3 mybot.py" -b random -b random -n 1000) the
-    bots start once and play N matches, each dealt afresh from --seed and seated one place further
+    With --games N (-n) the bots start once and play N matches, each dealt afresh from --seed and seated one place further
     round the table, and a summary per bot is printed: wins, mean place and score, faults.
 
     With any seat but built-in and `trusted = true` bots, the deals are keyed with a deal secret

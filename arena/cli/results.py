@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.console import JustifyMethod, OverflowMethod
 from rich.table import Table
 from rich.text import Text
 
@@ -21,6 +22,7 @@ from arena.cli.games import games_command
 from arena.record import FaultKind
 from arena.store.db import Store, StoredGame
 from arena.tournament.replay import ReplayStep, replay_steps
+from leaderboards.narrow import NarrowingTable, left_out_note
 
 #: The results database when ``--db`` is not given.
 DEFAULT_DB = Path("arena.db")
@@ -30,7 +32,13 @@ TournamentOpt = Annotated[
     str | None, typer.Option("--tournament", "-t", help="Only this tournament.")
 ]
 
-games_app = typer.Typer(help="Games: what can be played, and what was played.")
+games_app = typer.Typer(
+    help="Games: what can be played, and what was played.\n\n"
+    "\b\nExamples:\n"
+    "  arena games\n"
+    "  arena games show wongar --players 4\n"
+    "  arena games list --db league.db",
+)
 
 
 class FaultFilter(str, enum.Enum):
@@ -74,7 +82,9 @@ def list_command(
 ) -> None:
     """List stored games, oldest first: id, seats, scores, ranks and faults.
 
-    Example: arena games list --db league.db --bot random --fault timeout
+    \b
+    Examples:
+      arena games list --db league.db --bot random --fault timeout
     """
     with open_store(db) as store, user_errors():
         kind = None if fault in (None, FaultFilter.ANY) else FaultKind(fault.value)
@@ -83,22 +93,47 @@ def list_command(
         for game in found:
             print(json.dumps(_plain(game)))
         return
-    table = Table("tournament", "seats", "scores", "ranks", "faults")
-    table.add_column("id", no_wrap=True)
-    table.add_column("seed", no_wrap=True)
+    console.print(NarrowingTable(lambda left_out: _games_table(found, left_out), ("seed", "tournament", "seat")))
+    console.print(f"{len(found)} games")
+
+
+def _games_table(found: list[StoredGame], left_out: tuple[str, ...]) -> Table:
+    """One row per game: its id, then a line per seat (seat, bot, score, place, its faults), the
+    tournament and the seed, less the columns ``left_out``."""
+    table = Table(caption=left_out_note(left_out, "--json") if left_out else None)
+    columns = [column for column in _GAME_COLUMNS if column[0] not in left_out]
+    for name, justify, overflow in columns:
+        table.add_column(name, justify=justify, overflow=overflow, no_wrap=overflow == "ellipsis")
     for game in found:
         record = game.record
-        table.add_row(
-            inert(game.tournament),
-            inert(", ".join(record.bots)),
-            " ".join(map(str, record.scores)),
-            " ".join(map(str, record.ranks)),
-            ", ".join(f"{f.seat}:{f.kind.value}" for f in record.faults) or "-",
-            game.placement.game_id,
-            str(record.seed),
-        )
-    console.print(table)
-    console.print(f"{len(found)} games")
+        seats = range(len(record.bots))
+        cells: dict[str, str | Text] = {
+            "id": game.placement.game_id,
+            "seat": "\n".join(map(str, seats)),
+            "bot": Text("\n").join(inert(bot) for bot in record.bots),
+            "score": "\n".join(map(str, record.scores)),
+            "rank": "\n".join(map(str, record.ranks)),
+            "faults": "\n".join(
+                ",".join(f.kind.value for f in record.faults if f.seat == seat) for seat in seats
+            ),
+            "tournament": inert(game.tournament),
+            "seed": str(record.seed),
+        }
+        table.add_row(*(cells[name] for name, _, _ in columns))
+    return table
+
+
+#: The columns of ``games list``: name, justification, overflow ("ellipsis": never wrapped).
+_GAME_COLUMNS: tuple[tuple[str, JustifyMethod, OverflowMethod], ...] = (
+    ("id", "left", "ellipsis"),
+    ("seat", "right", "ellipsis"),
+    ("bot", "left", "fold"),
+    ("score", "right", "ellipsis"),
+    ("rank", "right", "ellipsis"),
+    ("faults", "left", "fold"),
+    ("tournament", "left", "fold"),
+    ("seed", "left", "fold"),
+)
 
 
 def _plain(game: StoredGame) -> dict[str, object]:
@@ -131,7 +166,9 @@ def replay_command(
     Omniscient by default; with --seat N only what seat N saw. Waits for Enter between decisions on
     a terminal (--no-step prints it all).
 
-    Example: arena replay 0cc948490e87 --db league.db --seat 1
+    \b
+    Examples:
+      arena replay 0cc948490e87 --db league.db --seat 1
     """
     with open_store(db) as store, user_errors():
         stored = store.game(game_id, tournament)

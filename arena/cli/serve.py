@@ -36,6 +36,7 @@ def serve_command(
     Start it before or during `arena tournament run` on the same database; open the address it
     prints. Only public information is shown unless --show-hands. Ctrl-C stops it.
 
+    \b
     Examples:
       arena serve --db league.db
       arena serve --db league.db --host 0.0.0.0 --port 8080

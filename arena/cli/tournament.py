@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.table import Table
+from rich.table import Column, Table
+from rich.text import Text
 
 from arena.cli.common import console, fail, inert, say, user_errors
 from arena.cli.results import DEFAULT_DB, DbOpt, TournamentOpt, open_store
@@ -35,11 +36,16 @@ from arena.tournament.sampled import balance
 from arena.tournament.schedule import Schedule, build_schedule, stored_results
 from arena.tournament.sprt import stored_sprt
 from arena.tournament.verify import verify_tournament
+from leaderboards.narrow import NarrowingTable, left_out_note
 from leaderboards.render_table import render_table
 
 tournament_app = typer.Typer(
     help="Plan, run and resume tournaments (round-robin, gauntlet, sampled and swiss, played in "
-    "duplicate).",
+    "duplicate).\n\n"
+    "\b\nExamples:\n"
+    "  arena tournament plan examples/tournament.toml\n"
+    "  arena tournament run examples/tournament.toml --db league.db\n"
+    "  arena tournament status --db league.db",
     no_args_is_help=True,
 )
 
@@ -196,7 +202,9 @@ def plan_command(
 ) -> None:
     """Print the schedule: tables, games, process generations and the longest it can take.
 
-    Example: arena tournament plan examples/tournament.toml --games
+    \b
+    Examples:
+      arena tournament plan examples/tournament.toml --games
     """
     config = read_config(
         config_path,
@@ -240,17 +248,28 @@ def plan_command(
     if pinned:
         console.print(f"each match slot runs on a processor of its own: {', '.join(map(str, pinned))}")
     if show_games:
-        table = Table("id", "gen", "table", "deal", "seed", "seats")
-        for planned in schedule:
-            table.add_row(
-                planned.id,
-                str(planned.generation),
-                str(planned.table),
-                str(planned.deal),
-                str(planned.seed),
-                inert(", ".join(planned.bots)),
-            )
-        console.print(table)
+        console.print(NarrowingTable(lambda left_out: _schedule_table(schedule, left_out),
+                                     ("seed", "gen", "table")))
+
+
+def _schedule_table(schedule: Schedule, left_out: tuple[str, ...]) -> Table:
+    """One row per planned game: id, process generation, table, deal, seed and seats, less the
+    columns ``left_out``."""
+    table = Table(caption=left_out_note(left_out) if left_out else None)
+    names = [name for name in ("id", "gen", "table", "deal", "seed", "seats") if name not in left_out]
+    for name in names:
+        table.add_column(name, no_wrap=name != "seats", overflow="fold")
+    for planned in schedule:
+        cells: dict[str, str | Text] = {
+            "id": planned.id,
+            "gen": str(planned.generation),
+            "table": str(planned.table),
+            "deal": str(planned.deal),
+            "seed": str(planned.seed),
+            "seats": inert(", ".join(planned.bots)),
+        }
+        table.add_row(*(cells[name] for name in names))
+    return table
 
 
 def _format_lines(config: TournamentConfig, schedule: Schedule) -> list[str]:
@@ -317,7 +336,7 @@ def run_command(
 ) -> None:
     """Play the tournament into the results database, then print its leaderboard; games already
     stored are not replayed. Without CONFIG, the built-in ladder: random, greedy and ismcts at one
-    table of Wongar, two deals in duplicate, node budgets (greedy 4, ismcts 300) under a 1 s
+    table of Wongar, ten deals in duplicate, node budgets (greedy 4, ismcts 60) under a 1 s
     clock. Untrusted bots (any but built-in and `trusted = true` ones) run in the sandbox; without
     a working one (see `arena doctor`) the run is refused unless --no-sandbox is given.
 
@@ -325,6 +344,7 @@ def run_command(
     `arena tournament resume` to play the rest. One runner at a time per database: another is
     refused. Command-line bots run in the config file's folder.
 
+    \b
     Examples:
       arena tournament run
       arena tournament run examples/tournament.toml --db league.db -j 2
@@ -400,7 +420,9 @@ def resume_command(
     """Play exactly the stored tournament's games that are not stored yet (after Ctrl-C or a crash),
     as `run` would: the same bots from the folders stored with them, from any current folder.
 
-    Example: arena tournament resume --db league.db
+    \b
+    Examples:
+      arena tournament resume --db league.db
     """
     if not db.exists():
         raise fail(f"{db}: no results database here (give --db PATH)")
@@ -421,7 +443,9 @@ def resume_command(
 def status_command(db: DbOpt = DEFAULT_DB, tournament: TournamentOpt = None) -> None:
     """Show how far a stored tournament is: games stored and missing, faults, standings.
 
-    Example: arena tournament status --db league.db
+    \b
+    Examples:
+      arena tournament status --db league.db
     """
     with open_store(db) as store, user_errors():
         row = store.tournament(tournament)
@@ -447,7 +471,7 @@ def status_command(db: DbOpt = DEFAULT_DB, tournament: TournamentOpt = None) -> 
             f"{schedule.formed} formed")
     if sprt is not None:
         say(sprt.describe() + (": stopped early" if decided and missing else ""))
-    table = Table("bot", "games", "avg rank", "wins", "faults", title="standings")
+    table = Table(Column("bot", overflow="fold"), "games", "avg rank", "wins", "faults", title="standings")
     for bot, standing in tally.ordered():
         table.add_row(inert(bot), str(standing.games), f"{standing.average_rank:.2f}",
                       str(standing.wins), str(standing.flagged))
@@ -507,7 +531,9 @@ def add_bot_command(
     met it least), no stored game changes, and the stored config records the entry
     (late_entries). Then play its games with `arena tournament resume`.
 
-    Example: arena tournament add-bot "python3 newbot.py" --name newbot --db league.db
+    \b
+    Examples:
+      arena tournament add-bot "python3 newbot.py" --name newbot --db league.db
     """
     if not db.exists():
         raise fail(f"{db}: no results database here (give --db PATH)")

@@ -63,6 +63,7 @@ def invite_command(
     token of NAME stops working. A running tournament accepts the new token within a second (after
     the remote game being played, if one is).
 
+    \b
     Examples:
       arena tournament invite --db league.db alice
       arena tournament invite --db league.db --config league.toml alice   (before the first run)
@@ -87,7 +88,9 @@ def revoke_command(
     connection within a second, or after the remote game being played, and its games wait).
     Invite it again for a new token.
 
-    Example: arena tournament revoke --db league.db alice
+    \b
+    Examples:
+      arena tournament revoke --db league.db alice
     """
     config = _remote_config(db, tournament, name, config_file)
     with user_errors():

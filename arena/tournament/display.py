@@ -13,7 +13,7 @@ from types import TracebackType
 from rich.console import Console, Group
 from rich.live import Live
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-from rich.table import Table
+from rich.table import Column, Table
 from rich.text import Text
 
 from arena.inert import terminal
@@ -143,7 +143,8 @@ class Display:
         self.console.print(Text(terminal(message)))
 
     def _render(self) -> Group:
-        table = Table("bot", "games", "avg rank", "wins", "avg score", "faults", title="standings")
+        table = Table(Column("bot", overflow="fold"), "games", "avg rank", "wins", "avg score", "faults",
+                      title="standings")
         for bot, row in self.tally.ordered():
             table.add_row(
                 Text(terminal(bot)),

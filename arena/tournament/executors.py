@@ -18,6 +18,7 @@ from arena.tournament.jobs import MatchJob
 from arena.tournament.scratch import sweep
 from arena.tournament.startcheck import start_failures
 from arena.tournament.worker import Outcome, worker_main
+from arena.tournament.worklog import LogLine
 
 
 #: Seconds a worker has to close its bots and leave before it is killed.
@@ -104,10 +105,14 @@ class LocalExecutor:
         for pipe in wait(self._pipes, timeout):
             index = self._pipes.index(pipe)  # type: ignore[arg-type]
             try:
-                found.append(self._pipes[index].recv())
+                received: Outcome | LogLine = self._pipes[index].recv()
             except (EOFError, OSError):
                 self._check_workers(wait_for=self._procs[index])
                 continue
+            if isinstance(received, LogLine):
+                received.emit()
+                continue
+            found.append(received)
             self._busy[index] = False
         if not found:
             self._check_workers()

@@ -14,7 +14,6 @@ from pathlib import Path
 from arena import __version__
 from arena.clock import TimeControl
 from arena.errors import ArenaError
-from arena.inert import log_inertly
 from arena.launch import signal_on_parent_death
 from arena.live.files import open_live
 from arena.referee import FaultPolicy, play_match
@@ -22,6 +21,7 @@ from arena.tournament.cpus import Pinning
 from arena.tournament.jobs import JobDone, JobFailed, MatchJob
 from arena.tournament.pool import BotPool
 from arena.tournament.scratch import claim
+from arena.tournament.worklog import WorkerPipe, forward_logs
 from arena.tournament.shutdown import on_sigint, on_sigterm
 from engine.core import EngineError
 from engine.registry import get_game
@@ -84,11 +84,13 @@ def worker_main(runner: Connection, parent: int, pinning: Pinning | None) -> Non
     folder (:mod:`arena.tournament.scratch`), removed when it leaves.
 
     Leaves (closing every bot) on SIGTERM, or when the runner process ``parent`` is gone. Ctrl-C is
-    the runner's to handle, so SIGINT is ignored here.
+    the runner's to handle, so SIGINT is ignored here. Warnings go to the runner over the same pipe
+    (:mod:`arena.tournament.worklog`).
     """
     signal.signal(signal.SIGINT, on_sigint)
     signal.signal(signal.SIGTERM, on_sigterm)
-    log_inertly(logging.WARNING)
+    pipe = WorkerPipe(runner)
+    forward_logs(pipe, logging.WARNING)
     _die_with_parent()
     if pinning is not None:
         pinning.apply()
@@ -109,7 +111,7 @@ def worker_main(runner: Connection, parent: int, pinning: Pinning | None) -> Non
                     return
                 if job is None:
                     return
-                runner.send(play_in_pool(pool, job))
+                pipe.send(play_in_pool(pool, job))
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 

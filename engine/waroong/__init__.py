@@ -1,7 +1,8 @@
-"""Waroong Wars (Harian Kompas 2015), 3-5 players, as the rulebook and RULINGS.md settle it.
+"""Waroong Wars (Harian Kompas 2015), 3-5 players, as the rulebook and the rulings of
+docs/games/waroong.md settle it.
 
 Variants: ``five-stars`` (default, with the 20 customer cards) and ``street-vendor`` (without).
-Knobs: ``menus`` (the menu list; ``"standard"`` is the RULINGS.md table, the only list so far) and
+Knobs: ``menus`` (the menu list; ``"standard"`` is the table of docs/games/waroong.md, the only list so far) and
 ``keep_rule`` (``"only-if-no-cook"``, default: only a player who cooked nothing this turn may keep one
 grocery; ``"always"``: any player may).
 

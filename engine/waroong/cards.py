@@ -1,4 +1,4 @@
-"""The cards of Waroong Wars as data (RULINGS.md): groceries, customers and the menu lists.
+"""The cards of Waroong Wars as data (docs/games/waroong.md, K1): groceries, customers and the menu lists.
 
 Every card is a small integer *kind*; decks are lists of kinds and holdings are count vectors
 indexed by kind, so copying a position is copying a few short lists.
@@ -73,7 +73,7 @@ def _dish(name: str, points: int, *groceries: str) -> Dish:
     return Dish(name, needs, points)
 
 
-#: The RULINGS.md menu table: 10 dishes, 2 copies of each.
+#: The standard menu table (docs/games/waroong.md): 10 dishes, 2 copies of each.
 STANDARD_DISHES: tuple[Dish, ...] = (
     _dish("Semanggi", 2, "sayur", "sayur"),
     _dish("Bebek Goreng", 2, "beras", "daging"),

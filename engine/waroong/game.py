@@ -35,7 +35,7 @@ class WaroongGame(Game):
             "menus",
             "standard",
             tuple(MENU_LISTS),
-            "the menu list: 'standard' is the RULINGS.md table (10 dishes, 2 copies each)",
+            "the menu list: 'standard' is the project's table (10 dishes, 2 copies each)",
         ),
         choice_knob(
             "keep_rule",

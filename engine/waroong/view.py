@@ -32,7 +32,7 @@ def _phase_seen(st: WaroongState, seat: int) -> int:
 
 
 def observation(st: WaroongState, seat: int) -> WireMap:
-    """Exactly what ``seat`` may know (RULINGS "Information"); keys are documented in the package.
+    """Exactly what ``seat`` may know (docs/games/waroong.md, K8); keys are documented in the package.
 
     Read-only to callers: parts are kept in ``st.parts`` and handed out again while unchanged (see
     :mod:`engine.parts`), so a part that is the same object as in an earlier observation has not

@@ -27,7 +27,7 @@ Decision flow (one seat decides at a time; everything automatic happens inside `
    majorities score.
 
 Choices where the rules leave room: a ritual card is offered only if it can do something there
-(a participant with no such card is skipped, RULINGS 2026-12-01); a Double's second piece is compulsory when
+(a participant with no such card is skipped, docs/games/wongar.md W10); a Double's second piece is compulsory when
 one fits; ``("stop",)`` forgoes both remaining piece-card extras at once; a blind draw that finds
 nothing but Scorpions (all other cards in hands) resolves the Scorpion it draws and then gives no card;
 a seat with nothing to take in its turn is skipped.

@@ -1,6 +1,6 @@
 """The board: ten territories, their neighbours, and the ``board`` knob that can replace them.
 
-The knob's value is ``"standard"`` (the table in RULINGS.md) or a JSON object that maps each of exactly
+The knob's value is ``"standard"`` (the table in docs/games/wongar.md, W1) or a JSON object that maps each of exactly
 ten territory names, in setup order (row by row, left to right), to the list of its neighbours, e.g.
 ``{"Kangaroo": ["Emu", "Goanna", "Hands"], ...}``. It must name ``Hands`` (where the Ancestor starts)
 and ``Foot`` (where the Elder starts), be symmetric (A lists B exactly when B lists A), have no

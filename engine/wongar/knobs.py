@@ -1,4 +1,5 @@
-"""The rules knobs of RULINGS.md: ``board``, ``scorpion_track`` and ``ceremony_points``.
+"""The rules knobs of Wongar (docs/games/wongar.md, W1, W3, W12): ``board``, ``scorpion_track`` and
+``ceremony_points``.
 
 * ``scorpion_track``: three phase lengths in spaces, ``"A/B/C"`` (default ``"5/5/5"``). The Scorpion
   starts on space 1; the game end is triggered when it reaches space A+B+C.

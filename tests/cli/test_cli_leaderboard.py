@@ -37,8 +37,8 @@ env = { ARENA_SEED = "3" }
 """
 
 
-def arena(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    """The ``arena`` command line in a fresh interpreter."""
+def arena(*args: str, cwd: Path, columns: int = 200) -> subprocess.CompletedProcess[str]:
+    """The ``arena`` command line in a fresh interpreter, on a console ``columns`` wide."""
     code = "from arena.cli.app import main; main()"
     return subprocess.run(
         [sys.executable, "-c", code, *args],
@@ -46,7 +46,7 @@ def arena(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
         capture_output=True,
         text=True,
         timeout=180,
-        env={"COLUMNS": "200", "PATH": "/usr/bin:/bin"},
+        env={"COLUMNS": str(columns), "PATH": "/usr/bin:/bin"},
     )
 
 
@@ -160,3 +160,42 @@ def test_the_built_in_ladder_runs_without_a_config_and_prints_its_leaderboard(tm
     again = arena("tournament", "run", "--db", "ladder.db", "--deals", "1", cwd=tmp_path)
     assert again.returncode == 0, again.stderr
     assert "played 0 games (3 were already stored)" in again.stdout
+
+
+@pytest.mark.slow
+def test_the_built_in_ladder_ranks_the_three_bots_with_finite_intervals(tmp_path: Path) -> None:
+    """The README's first command: node budgets make the games the same on any machine, and its
+    ten deals are enough to order ismcts, greedy and random with every interval finite."""
+    done = arena("tournament", "run", "--db", "ladder.db", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "30 of 30 stored" in done.stdout and "too few games" not in done.stdout
+    board = arena("leaderboard", "--db", "ladder.db", "--format", "json", cwd=tmp_path)
+    assert board.returncode == 0, board.stderr
+    standings = json.loads(board.stdout)["standings"]
+    assert [s["bot"] for s in standings] == ["ismcts", "greedy", "random"]
+    assert all(s["ci_low"] is not None and s["ci_high"] is not None for s in standings)
+    assert all(s["flags"] == [] for s in standings)
+
+
+@pytest.mark.parametrize("columns", [60, 80])
+def test_tables_stay_readable_on_a_narrow_terminal(league: Path, columns: int) -> None:
+    """Every table fits the width without cutting an id, a name or a number short ('…')."""
+    db = str(league / "league.db")
+    with Store(league / "league.db") as store:
+        ids = [g.placement.game_id for g in store.games()]
+    names = ("first", "second", "third")
+    commands: list[tuple[list[str], tuple[str, ...]]] = [
+        (["games", "list", "--db", db], (*ids, *names)),
+        (["leaderboard", "--db", db], names),
+        (["tournament", "status", "--db", db], names),
+        (["tournament", "plan", str(league / "league.toml"), "--games"], tuple(ids)),
+        (["games"], ("wongar@2", "waroong@2")),
+    ]
+    for args, whole in commands:
+        shown = arena(*args, cwd=league, columns=columns)
+        assert shown.returncode == 0, shown.stderr
+        table = [line for line in shown.stdout.splitlines() if line.startswith((" ", "┏", "┃", "┡", "│", "└"))]
+        assert table and max(len(line) for line in table) <= columns, shown.stdout  # messages are never wrapped
+        assert "…" not in shown.stdout, shown.stdout
+        words = set(shown.stdout.replace("│", " ").replace(",", " ").replace("'", " ").split())
+        assert all(w in words for w in whole), (args, shown.stdout)

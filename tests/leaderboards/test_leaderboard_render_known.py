@@ -168,14 +168,16 @@ PAIR_TABLE = r"""                            Leaderboard
 """
 
 
-LONG_NAME_TABLE = r"""                                       Leaderboard
+LONG_NAME_TABLE = r"""                            Leaderboard
 
- rank  bot                          Elo      −/+ 95%  games  score  pl
- ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
-    1  A-bot-name-thirty-lette…  1520.5  −40.2/+40.2      3  66.7%   1
-    2  Two                       1479.5  −39.5/+40.5      3  33.3%   1
+ rank  bot                                Elo      −/+ 95%  faults
+ ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
+    1  A-bot-name-thirty-letters-long  1520.5  −40.2/+40.2       0
+    2  Two                             1479.5  −39.5/+40.5       0
 
-                      3 games; Arena Elo (Plackett–Luce), mean 1500
+           3 games; Arena Elo (Plackett–Luce), mean 1500
+ left out to fit the terminal: place, score, LOS, games (widen it,
+                          or --format md)
 """
 
 
@@ -319,10 +321,15 @@ def test_table_of_a_plain_pair_reads_exactly() -> None:
     assert table_text(pair(), 100) == PAIR_TABLE
 
 
-def test_table_keeps_a_long_name_to_24_characters_on_a_narrow_console() -> None:
+def test_table_on_a_narrow_console_leaves_out_columns_and_never_cuts_a_name() -> None:
     plain = pair()
     long = dataclasses.replace(plain.standings[0], bot="A-bot-name-thirty-letters-long")
-    assert table_text(with_standings(plain, long, plain.standings[1]), 70) == LONG_NAME_TABLE
+    board = with_standings(plain, long, plain.standings[1])
+    assert table_text(board, 70) == LONG_NAME_TABLE
+    assert "left out" not in table_text(board, 100) and "…" not in table_text(board, 100)
+    narrowest = table_text(board, 40)
+    assert "…" not in narrowest and "A-bot-name-" in narrowest and "ers-long" in narrowest  # folded
+    assert "−40.2/+40.2" in narrowest and "place, score, LOS, games, faults" in narrowest.replace("\n", " ")
 
 
 def test_table_caption_lists_every_bot_with_a_flag() -> None:

@@ -3,11 +3,13 @@ and ratings shown unbounded, pairwise Elo with seat terms, a refused infinite pr
 
 from __future__ import annotations
 
+import io
 import json
 import math
 
 import numpy as np
 import pytest
+from rich.console import Console
 from json_schema import violations
 from lb_records import duplicate_tournament, record
 
@@ -16,8 +18,10 @@ from leaderboards.bootstrap import expanded_tail
 from leaderboards.build import build_leaderboard
 from leaderboards.errors import LeaderboardError
 from leaderboards.model import RatingSettings
+from leaderboards.render_html import render_html
 from leaderboards.render_json import render_json, schema
 from leaderboards.render_markdown import render_markdown
+from leaderboards.render_table import render_table
 
 FAST = RatingSettings(bootstrap_samples=50)
 FIELD = {"A": 0.6, "B": 0.2, "C": 0.0, "D": -0.3, "E": -0.5}
@@ -74,15 +78,16 @@ def test_ratings_only_the_prior_bounds_are_shown_unbounded() -> None:
     top = next(s for s in board.standings if s.bot == "A")
     assert "unbeaten" in [f.value for f in top.flags]
     assert top.ci_high is None and top.ci_low is not None
-    assert fmt.margin(top).endswith("/+∞")
+    assert "prior-bound" in [f.value for f in top.flags] and fmt.margin(top) == fmt.TOO_FEW
     data = json.loads(render_json(board))
     line = next(s for s in data["standings"] if s["bot"] == "A")
     assert line["ci_high"] is None and violations(data, schema(), schema()) == []
     others = [s for s in board.standings if s.bot != "A"]
     assert all("prior-bound" in [f.value for f in s.flags] for s in others), "A splits the group"
-    assert all(fmt.margin(s) == "−∞/+∞" for s in others)
+    assert all(fmt.margin(s) == fmt.TOO_FEW and fmt.los(s) == fmt.MISSING for s in others)
     connected = build_leaderboard(duplicate_tournament(FIELD, 20, 3, 2), settings=FAST)
     assert all(s.ci_low is not None and s.ci_high is not None for s in connected.standings)
+    assert all(fmt.los(s) == fmt.share(s.los_next) for s in connected.standings)
 
 
 def test_a_fit_stopped_short_is_reported() -> None:
@@ -125,3 +130,27 @@ def test_every_signed_number_uses_the_true_minus() -> None:
     seat_lines = [line for line in page.splitlines() if line.startswith("| wongar |")]
     assert seat_lines and all("-" not in line.split("|")[-2] for line in seat_lines)
     assert any("−" in line for line in seat_lines)
+
+
+def test_a_board_too_small_to_rank_its_bots_says_so_plainly() -> None:
+    """Two deals of three bots in duplicate: the order stays open, and every published form says
+    'too few games' instead of showing infinite intervals or a likelihood of superiority."""
+    games = [record(["A", "B", "C"], [1, 2, 3], seed=1), record(["B", "C", "A"], [2, 3, 1], seed=1),
+             record(["C", "A", "B"], [3, 1, 2], seed=1), record(["A", "B", "C"], [1, 3, 2], seed=2),
+             record(["B", "C", "A"], [3, 2, 1], seed=2), record(["C", "A", "B"], [2, 1, 3], seed=2)]
+    board = build_leaderboard(games, settings=FAST)
+    assert all("prior-bound" in [f.value for f in s.flags] for s in board.standings)
+    sentence = fmt.too_few_games(board)
+    assert sentence is not None and sentence.startswith("too few games to rank these bots")
+    console = Console(file=io.StringIO(), width=100)
+    console.print(render_table(board))
+    table = console.file.getvalue()  # type: ignore[attr-defined]
+    assert "∞" not in table and "+0.0" not in table and table.count("too few games") == 4
+    rows = [line.split() for line in table.splitlines() if "too few games" in line and line.split()[0].isdigit()]
+    assert len(rows) == 3 and all(row[-2] == fmt.MISSING for row in rows)  # no LOS
+    text = render_markdown(board)
+    assert "**Too few games to rank these bots" in text and "∞" not in text.split("## Head to head")[0]
+    html = render_html(board)
+    assert 'id="too-few"' in html and "∞" not in html.split('id="ratings"')[1].split("</table>")[0]
+    ranked = build_leaderboard(duplicate_tournament(FIELD, 20, 3, 2), settings=FAST)
+    assert fmt.too_few_games(ranked) is None and "too few" not in render_markdown(ranked)

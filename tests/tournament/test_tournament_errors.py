@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import pty
 import signal
 import subprocess
 import sys
@@ -14,9 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
-from tournament_league import league_toml, run_arena
-
-ARENA = [sys.executable, "-c", "from arena.cli.app import main; main()"]
+from tournament_league import ARENA, CRASHER, league_toml, on_terminal, run_arena
 
 
 @pytest.mark.parametrize(
@@ -94,15 +91,6 @@ def test_ctrl_c_after_every_game_is_stored_says_so(tmp_path: Path, reference_db:
     ]
 
 
-CRASHER = """import os, sys
-from bots import random as base
-from protocols.sdk import run
-
-def choose(observation, legal, clock):
-    os._exit(1)
-
-raise SystemExit(run(choose, name="crasher", version="1"))
-"""
 
 
 @pytest.mark.slow
@@ -127,25 +115,7 @@ def test_status_counts_faults_as_the_leaderboard_does(tmp_path: Path) -> None:
 def test_a_terminal_sees_the_leaderboard_being_computed(tmp_path: Path, reference_db: Path) -> None:
     db = tmp_path / "ref.db"
     db.write_bytes(reference_db.read_bytes())
-    main, child = pty.openpty()
-    command = subprocess.Popen([*ARENA, "tournament", "resume", "--db", str(db)], cwd=tmp_path,
-                               stdin=child, stdout=child, stderr=child,
-                               env={**os.environ, "COLUMNS": "120", "TERM": "xterm"})
-    os.close(child)
-    shown = b""
-    try:
-        while True:
-            try:
-                chunk = os.read(main, 65536)
-            except OSError:  # the terminal closed: the command is done
-                break
-            if not chunk:
-                break
-            shown += chunk
-    finally:
-        os.close(main)
-        command.wait(timeout=60)
-    assert command.returncode == 0
-    text = shown.decode(errors="replace")
+    returncode, text = on_terminal(["tournament", "resume", "--db", str(db)], tmp_path)
+    assert returncode == 0
     computing = text.index("computing the leaderboard")
     assert text.index("played 0 games") < computing < text.index("Plackett")  # the board's notes

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import pty
 import subprocess
 import sys
 from pathlib import Path
@@ -17,6 +19,44 @@ def run_arena(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-c", code, *args], cwd=cwd, capture_output=True, text=True, timeout=120
     )
+
+
+#: The ``arena`` command line in a fresh interpreter, as an argument list.
+ARENA = [sys.executable, "-c", "from arena.cli.app import main; main()"]
+
+#: A bot that connects and then dies at its first decision (run as a trusted command bot).
+CRASHER = """import os, sys
+from bots import random as base
+from protocols.sdk import run
+
+def choose(observation, legal, clock):
+    os._exit(1)
+
+raise SystemExit(run(choose, name="crasher", version="1"))
+"""
+
+
+def on_terminal(args: list[str], cwd: Path, columns: int = 120) -> tuple[int, str]:
+    """Run the ``arena`` command line with a terminal (a pty) as stdin, stdout and stderr, ``columns``
+    wide; its exit status and everything the terminal received, read until the command closes it."""
+    main, child = pty.openpty()
+    command = subprocess.Popen([*ARENA, *args], cwd=cwd, stdin=child, stdout=child, stderr=child,
+                               env={**os.environ, "COLUMNS": str(columns), "TERM": "xterm"})
+    os.close(child)
+    shown = b""
+    try:
+        while True:
+            try:
+                chunk = os.read(main, 65536)
+            except OSError:  # the terminal closed: the command is done
+                break
+            if not chunk:
+                break
+            shown += chunk
+    finally:
+        os.close(main)
+        command.wait(timeout=60)
+    return command.returncode, shown.decode(errors="replace")
 
 
 #: The random bot, pausing before each decision (see paced_bot.py): a command line.

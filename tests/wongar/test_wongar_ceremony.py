@@ -93,7 +93,7 @@ def test_options_a_b_c_and_automatic_drop_out() -> None:
 
 
 def test_a_participant_without_a_playable_card_is_skipped_not_out() -> None:
-    """RULINGS 2026-12-01: the board may change and make a skipped participant's card playable."""
+    """docs/games/wongar.md W10: the board may change and make a skipped participant's card playable."""
     state = elder_ceremony_at_emu(
         [("Emu", 0, 1, 0, 0), ("Emu", 2, 1, 0, 0), ("Kangaroo", 0, 0, 1, 0)],
         {0: [R.CUBE], 2: [R.CUBE]},

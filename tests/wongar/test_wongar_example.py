@@ -6,7 +6,7 @@ a Cube from B into D):
 
     A = Kangaroo, B = Hands, C = Goanna, D = Emu, E = Dingo
 
-Points follow RULINGS.md's table: an Ancestor ceremony in phase 1 gives 2 per majority (the example's
+Points follow the ceremony points table (docs/games/wongar.md, W12): an Ancestor ceremony in phase 1 gives 2 per majority (the example's
 text says 4).
 """
 

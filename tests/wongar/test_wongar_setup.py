@@ -83,7 +83,7 @@ def test_same_seed_same_cards_whatever_is_played() -> None:
         assert a.stacks[t] == b.stacks[t]
 
 
-def test_standard_board_is_the_rulings_table() -> None:
+def test_standard_board_is_the_documented_table() -> None:
     state = staged(3, 1)
     for t, name in enumerate(BOARD):
         assert sorted(state.board.names[u] for u in state.board.neighbours[t]) == sorted(STANDARD[name])
