@@ -26,7 +26,7 @@ from engine.registry import games
 from protocols.transport import Hub
 
 #: A referee that waits where it should not fails the test soon (each takes a few seconds at most).
-pytestmark = pytest.mark.timeout(30)
+pytestmark = [pytest.mark.sandbox, pytest.mark.timeout(30)]
 SEED = 21
 PACED = BotSpec("paced", (sys.executable, str(BOTS / "paced.py")))
 
