@@ -28,6 +28,9 @@ from protocols.transport import Hub
 #: A referee that waits where it should not fails the test soon (each takes a few seconds at most).
 pytestmark = [pytest.mark.sandbox, pytest.mark.timeout(30)]
 SEED = 21
+#: The CPU clock with an elapsed-time cap no busy machine reaches before a burning bot's CPU time runs
+#: out (the default, 10 times the allowance, can come first when the bot gets little processor time).
+UNCAPPED = ClockRule("cpu", wall_cap=1000)
 PACED = BotSpec("paced", (sys.executable, str(BOTS / "paced.py")))
 
 
@@ -113,7 +116,7 @@ def test_the_wall_clock_charges_sandboxed_bots_their_elapsed_time(game: Game, ta
 def test_cpu_spent_without_replying_is_a_timeout_as_soon_as_it_is_over(
     game: Game, table: PacedTable
 ) -> None:
-    record = table.play(game, TimeControl(0.5, grace=0.1), {0: "b1.0"}, strikes=1)
+    record = table.play(game, TimeControl(0.5, grace=0.1), {0: "b1.0"}, strikes=1, clock=UNCAPPED)
     (fault,) = record.faults
     used = re.fullmatch(r"used (\d+) ms of CPU without replying, limit 600 ms", fault.detail)
     assert used is not None and (fault.seat, fault.kind, fault.ply) == (0, FaultKind.TIMEOUT, own(record)[0])
@@ -121,12 +124,12 @@ def test_cpu_spent_without_replying_is_a_timeout_as_soon_as_it_is_over(
     assert 0.6 < spent < 0.9
     decision = record.decisions[own(record)[0]]
     assert decision.fallback and decision.cpu is not None and spent - 0.001 <= decision.cpu < 0.95
-    assert decision.cpu + 0.05 <= decision.elapsed < 5  # its elapsed time: 0.1 s asleep, then burning
+    assert decision.cpu + 0.05 <= decision.elapsed  # its elapsed time: 0.1 s asleep, then burning
     assert record.forfeited == (0,) and record.detail["dropped"] == [0, 0, 0]
 
 
 def test_a_reply_after_its_cpu_ran_out_is_a_timeout_of_cpu(game: Game, table: PacedTable) -> None:
-    record = table.play(game, TimeControl(0.1, grace=0.0), {0: "c0.1"}, strikes=1)
+    record = table.play(game, TimeControl(0.1, grace=0.0), {0: "c0.1"}, strikes=1, clock=UNCAPPED)
     (fault,) = record.faults
     late = re.fullmatch(r"reply after (\d+) ms of CPU \(limit 100 ms\)", fault.detail)
     assert late is not None and (fault.seat, fault.kind) == (0, FaultKind.TIMEOUT), fault

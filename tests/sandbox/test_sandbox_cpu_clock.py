@@ -55,7 +55,8 @@ def test_time_spent_waiting_is_not_charged_under_the_cpu_clock(tmp_path: Path) -
 
 
 def test_cpu_spent_beyond_the_allowance_is_a_timeout(tmp_path: Path) -> None:
-    record = play(bot(BURNER), ClockRule("auto"), tmp_path)
+    # An elapsed-time cap no busy machine reaches before the burner's CPU time runs out.
+    record = play(bot(BURNER), ClockRule("auto", wall_cap=1000), tmp_path)
     assert record.detail["clock"] == "cpu"
     faults = [f for f in record.faults if f.seat == 0]
     assert [f.kind for f in faults] == [FaultKind.TIMEOUT] * 2 and record.forfeited == (0,)
