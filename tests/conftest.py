@@ -1,12 +1,43 @@
-"""Fixtures shared by every test folder."""
+"""Fixtures shared by every test folder, and the test tiers (docs/contributing.md).
+
+Every test is in the default tier or in exactly one of ``slow``, ``sandbox`` and ``browser``; the
+default run (``pytest``) leaves the three out and CI runs each as its own step (``pytest -m
+sandbox``). A test is put in a tier by a mark on it or its module (``pytestmark``), or by its
+folder: every test under a folder of :data:`FOLDER_TIERS` carries that folder's tier unless it is
+marked with another. A test marked with two tiers is refused at collection.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from protocols.transport import Hub
+
+#: The marks that take a test out of the default run, each run by its own CI step.
+TIERS = ("slow", "sandbox", "browser")
+#: Folders (under ``tests/``) whose every test belongs to one tier.
+FOLDER_TIERS = {"hostile": "sandbox", "sandbox": "sandbox", "browser": "browser"}
+
+
+def folder_tier(path: Path) -> str | None:
+    """The tier of the test folder ``path`` lies in, ``None`` for a folder of the default tier."""
+    parts = path.relative_to(Path(__file__).parent).parts
+    return FOLDER_TIERS.get(parts[0]) if len(parts) > 1 else None
+
+
+@pytest.hookimpl(tryfirst=True)  # before ``-m`` deselects by the marks added here
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark each test of a tier folder with the folder's tier; refuse a test with two tiers."""
+    for item in items:
+        tiers = sorted({mark.name for mark in item.iter_markers() if mark.name in TIERS})
+        if len(tiers) > 1:
+            raise pytest.UsageError(f"{item.nodeid}: in two test tiers ({', '.join(tiers)}); mark it with one")
+        tier = folder_tier(item.path)
+        if not tiers and tier is not None:
+            item.add_marker(tier)
 
 
 @pytest.fixture(scope="module")

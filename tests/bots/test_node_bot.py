@@ -19,6 +19,8 @@ from arena.referee import run_match
 from engine.core import Game
 from engine.registry import games
 
+pytestmark = pytest.mark.sandbox
+
 EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "examples" / "node-bot"
 
 

@@ -41,7 +41,7 @@ def first_game(site: SiteReport) -> Path:
     return sorted((site.out / "games").glob("*.html"))[0]
 
 
-@pytest.mark.parametrize("game", ["wongar", pytest.param("waroong", marks=pytest.mark.slow)])
+@pytest.mark.parametrize("game", ["wongar", "waroong"])
 def test_the_replay_steps_to_the_end_and_shows_the_stored_scores(
     game: str, browser: webdriver.Chrome, published: Published
 ) -> None:
@@ -85,7 +85,7 @@ return {panels, log, happened: document.getElementById('happened').textContent};
 """
 
 
-@pytest.mark.parametrize("game", [pytest.param("wongar", marks=pytest.mark.slow), "waroong"])
+@pytest.mark.parametrize("game", ["wongar", "waroong"])
 def test_as_a_seat_shows_nothing_of_other_seats_hidden_cards(
     game: str, browser: webdriver.Chrome, published: Published
 ) -> None:
@@ -124,7 +124,6 @@ def test_info_is_shown_as_text_and_faults_are_highlighted(browser: webdriver.Chr
     assert browser.title != "pwned"
 
 
-@pytest.mark.slow
 def test_no_page_scrolls_sideways_on_a_390_px_phone(browser: webdriver.Chrome, published: Published) -> None:
     for game in ("wongar", "waroong"):
         _, site = published[game]
@@ -143,7 +142,6 @@ def test_no_page_scrolls_sideways_on_a_390_px_phone(browser: webdriver.Chrome, p
             assert console_errors(browser) == []
 
 
-@pytest.mark.slow
 def test_the_games_list_filters_by_bot_and_by_fault(browser: webdriver.Chrome, published: Published) -> None:
     _, site = published["waroong"]
     open_page(browser, site.out / "games.html")

@@ -150,6 +150,7 @@ def test_a_tournament_with_no_games_yet_says_how_to_play_them(league: Path, tmp_
     assert "Traceback" not in done.stderr
 
 
+@pytest.mark.slow  # three games of the searching bots, twice through the command line
 def test_the_built_in_ladder_runs_without_a_config_and_prints_its_leaderboard(tmp_path: Path) -> None:
     done = arena("tournament", "run", "--db", "ladder.db", "--deals", "1", cwd=tmp_path)
     assert done.returncode == 0, done.stderr

@@ -3,8 +3,9 @@ a half-stored game (every stored game decodes and replays to its stored result, 
 same game of an uninterrupted run), leaves no bot process behind, and always resumes to the same
 final results as the uninterrupted run.
 
-Default: ``ARENA_KILL_TRIALS`` (2) trials of one kill each; ``pytest -m slow``:
-``ARENA_KILL_TRIALS_LONG`` (6) more trials of up to three kills each (a kill that comes after the run finished is not made).
+All in the slow tier: ``ARENA_KILL_TRIALS`` (2) trials of one kill each, and
+``ARENA_KILL_TRIALS_LONG`` (6) more of up to three kills each (a kill that comes after the run
+finished is not made).
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ from arena.referee import final_ranks
 from arena.store.db import Store
 from engine.core import replay
 from engine.registry import get_game
+
+pytestmark = pytest.mark.slow
 
 SHORT = int(os.environ.get("ARENA_KILL_TRIALS", "2"))
 LONG = int(os.environ.get("ARENA_KILL_TRIALS_LONG", "6"))
@@ -118,7 +121,6 @@ def test_a_killed_runner_stores_whole_games_and_resumes_to_the_same_results(
     kill_trial(tmp_path, trial, 1, reference)
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("trial", range(SHORT, SHORT + LONG))
 def test_a_killed_runner_stores_whole_games_and_resumes_to_the_same_results_long(
     trial: int, tmp_path: Path, reference: tuple[dict[str, Comparable], float]

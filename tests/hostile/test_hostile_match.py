@@ -79,7 +79,13 @@ def test_attack_is_contained(
     try:
         record = play(wongar, hub, bad, honest, attack)
         check_match(wongar, record, [0], attack.faults)
-        assert all(attack.detail in f.detail for f in record.faults), record.faults
+        # A dying bot closes its connection a moment before it can be reaped: on a busy machine the
+        # referee may not see its exit status in time, and then says so; the status is checked below.
+        exited = attack.detail.startswith("status ")
+        assert all(attack.detail in f.detail or (exited and f.detail == "connection lost")
+                   for f in record.faults), record.faults
+        if exited:
+            assert bad.process.wait(60) and f"status {bad.process.exit_status()}" == attack.detail
         assert record.forfeited == ((0,) if attack.faults and attack.faults != (M,) else ())
         own = [d for d in record.decisions if d.seat == 0]
         if attack.mode in ("twice", "stale"):
@@ -96,7 +102,7 @@ def test_attack_is_contained(
             # The 200 children, the bot and bubblewrap's two processes, all in its control group.
             group_of_bot = bad.process.group
             assert group_of_bot is not None
-            assert wait_until(lambda: len(group_of_bot.members()) == 203, 5), group_of_bot.members()
+            assert wait_until(lambda: len(group_of_bot.members()) == 203, 60), group_of_bot.members()
     finally:
         status = bad.close(grace=0.3)
     if attack.mode == "stubborn":
@@ -130,9 +136,9 @@ def test_a_bot_spinning_between_turns_gets_no_processor_time_then(
         idle = spinner.cpu_used()
         time.sleep(0.3)
         assert (spinner.cpu_used() or 0.0) - (idle or 0.0) < 0.01
-        spinner.thaw()
-        time.sleep(0.3)
-        assert (spinner.cpu_used() or 0.0) - (idle or 0.0) > 0.1, "thawed, it spins"
+        spinner.thaw()  # however busy the machine, a thawed spinner gets processor time in the end
+        spun = wait_until(lambda: (spinner.cpu_used() or 0.0) - (idle or 0.0) > 0.1, timeout=60)
+        assert spun, "thawed, it spins"
         # Built-ins are measured too (control groups of their own, outside the sandbox).
         assert all(d.cpu is not None for d in record.decisions if d.seat != 0)
     finally:

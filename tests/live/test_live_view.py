@@ -92,7 +92,7 @@ def served(tmp_path: Path) -> Iterator[tuple[str, Path]]:
     assert not (tmp_path / "league.db.live").exists()
 
 
-@pytest.mark.slow
+@pytest.mark.browser
 def test_the_live_page_follows_a_running_tournament_to_its_leaderboard(served: tuple[str, Path]) -> None:
     address, db = served
     folder = db.parent

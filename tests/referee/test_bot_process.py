@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from polling import wait_until
 
 from arena.manifest import BotSpec, ManifestError, ResourceLimits, builtin_bots, load_manifest, resolve_bot
 from arena.process import BotProcess, BotStartError
@@ -64,6 +65,7 @@ def test_bad_manifests_name_the_problem(tmp_path: Path, body: str, fragment: str
         load_manifest(path)
 
 
+@pytest.mark.sandbox
 def test_limits_apply_and_output_is_captured_with_a_cap(tmp_path: Path) -> None:
     script = (
         "import resource, sys\n"
@@ -94,10 +96,7 @@ def test_close_is_idempotent_and_reaps_the_group(tmp_path: Path) -> None:
     spec = BotSpec("hang", (PY, "-c", script), trusted=True)
     with BotProcess(spec, {}, tmp_path / "hang.log") as process:
         assert process.pid is not None
-        for _ in range(400):
-            if "ready" in (tmp_path / "hang.log").read_text():
-                break
-            process.wait(0.02)
+        assert wait_until(lambda: "ready" in (tmp_path / "hang.log").read_text(), timeout=60)
         assert len(live_group_members(process.pid)) == 2
         assert process.close(grace=0.1, term_grace=0.1) == -9
     assert process.close() == -9

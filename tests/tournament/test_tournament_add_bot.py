@@ -28,6 +28,7 @@ def copy_db(source: Path, folder: Path) -> Path:
     return folder / "l.db"
 
 
+@pytest.mark.slow
 def test_add_bot_keeps_every_stored_game_and_records_the_entry(
     tmp_path: Path, reference_db: Path
 ) -> None:
@@ -59,6 +60,7 @@ def test_add_bot_keeps_every_stored_game_and_records_the_entry(
     }
 
 
+@pytest.mark.slow
 def test_add_bot_refusals_leave_the_store_unchanged(tmp_path: Path, reference_db: Path) -> None:
     db = copy_db(reference_db, tmp_path)
     with Store(db) as store:

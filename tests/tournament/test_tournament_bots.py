@@ -21,6 +21,8 @@ from arena.tournament.botfiles import changes
 from arena.tournament.builds import current_build
 from arena.tournament.config import BotEntry
 
+pytestmark = pytest.mark.slow
+
 BOT = """import time
 from bots import random as base
 from protocols.sdk import run_matches
@@ -95,7 +97,6 @@ def test_resume_from_anywhere_and_from_a_moved_folder_plays_as_run(
         assert all(g.record.faults == () for g in store.games())
 
 
-@pytest.mark.slow
 def test_a_moved_league_plays_on_by_its_config_from_the_new_place(
     tmp_path: Path, marker: str, reference_db: Path
 ) -> None:

@@ -16,6 +16,8 @@ from polling import wait_until
 from test_tournament_resume import stored_count
 from tournament_league import league_toml, processes_with, results
 
+pytestmark = pytest.mark.slow
+
 ARENA = [sys.executable, "-c", "from arena.cli.app import main; main()"]
 
 
@@ -39,9 +41,9 @@ def runner(config: Path, db: Path, tmp: Path | None = None) -> subprocess.Popen[
 @pytest.mark.parametrize("stop", [
     None,
     signal.SIGKILL,
-    pytest.param(signal.SIGTERM, marks=pytest.mark.slow),
-    pytest.param(signal.SIGHUP, marks=pytest.mark.slow),
-    pytest.param(signal.SIGINT, marks=pytest.mark.slow),
+    signal.SIGTERM,
+    signal.SIGHUP,
+    signal.SIGINT,
 ])
 def test_no_resource_tracker_warnings(
     tmp_path: Path, marker: str, stop: signal.Signals | None
@@ -62,7 +64,6 @@ def test_no_resource_tracker_warnings(
     assert wait_until(lambda: processes_with(marker) == [], timeout=20)
 
 
-@pytest.mark.slow
 def test_a_killed_worker_s_folders_are_removed_at_the_next_start(
     tmp_path: Path, marker: str, short_tmp: Path, reference_db: Path
 ) -> None:

@@ -18,6 +18,8 @@ from arena.tournament.config import load_config
 from arena.tournament.runner import run_tournament
 from tournament_league import league_toml, processes_with, results, run_arena
 
+pytestmark = pytest.mark.slow
+
 
 def test_dask_local_cluster_run_matches_the_local_run(
     tmp_path: Path, marker: str, reference_db: Path
@@ -52,7 +54,6 @@ def test_an_unreachable_scheduler_exits_2_and_leaves_no_database(tmp_path: Path)
     assert not (tmp_path / "league.db").exists()
 
 
-@pytest.mark.slow
 def test_the_scheduler_dying_mid_run_is_one_line_with_the_resume_command(
     tmp_path: Path, marker: str, reference_db: Path
 ) -> None:

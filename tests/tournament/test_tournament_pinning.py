@@ -54,6 +54,7 @@ def _cpus_seen(tmp_path: Path, concurrency: int, pin_cpus: bool) -> Seen:
     return seen
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("concurrency", [1, 2])
 def test_a_pinned_tournament_runs_each_slot_on_a_processor_of_its_own(
     tmp_path: Path, concurrency: int
@@ -71,6 +72,7 @@ def test_a_pinned_tournament_runs_each_slot_on_a_processor_of_its_own(
     assert {now for pairs in seen.values() for now, _ in pairs} == {(c,) for c in pinnings}
 
 
+@pytest.mark.slow
 def test_an_unpinned_tournament_leaves_the_bots_every_processor(tmp_path: Path) -> None:
     seen = _cpus_seen(tmp_path, 2, pin_cpus=False)
     assert {pair for pairs in seen.values() for pair in pairs} == {(usable_cpus(), usable_cpus())}

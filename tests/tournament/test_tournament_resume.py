@@ -15,6 +15,8 @@ import pytest
 from polling import wait_until
 from tournament_league import league_toml, processes_with, results, run_arena
 
+pytestmark = pytest.mark.slow
+
 
 def stored_count(db: Path) -> int:
     try:
@@ -71,7 +73,6 @@ def test_ctrl_c_stops_cleanly_keeping_only_whole_games(
     assert all(kept[game_id] == reference[game_id] for game_id in kept)
 
 
-@pytest.mark.slow
 def test_sigkilled_runner_resumes_to_the_same_results(
     tmp_path: Path, marker: str, reference_db: Path
 ) -> None:

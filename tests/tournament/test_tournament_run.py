@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from arena.cli.app import app
@@ -15,6 +16,7 @@ from engine.core import replay
 from engine.registry import get_game
 from tournament_league import league_toml, processes_with, results, run_arena
 
+@pytest.mark.slow
 def test_run_stores_every_game_replayable_with_no_process_meeting_a_deal_twice(
     tmp_path: Path, marker: str, reference_db: Path
 ) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from tournament_league import league_toml, run_arena
 
 from arena.store.db import Store
@@ -29,6 +30,7 @@ def test_a_config_without_seed_draws_64_random_bits(tmp_path: Path) -> None:
     assert not load_config(config, {"seed": 7}).seed_drawn
 
 
+@pytest.mark.slow
 def test_running_an_unseeded_tournament_again_keeps_its_stored_seed(tmp_path: Path) -> None:
     config = unseeded(tmp_path)
     first = run_arena("tournament", "run", str(config), "--db", "t.db", cwd=tmp_path)

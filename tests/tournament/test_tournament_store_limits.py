@@ -16,6 +16,8 @@ from tournament_league import league_toml, results
 
 from arena.store.db import Store
 
+pytestmark = pytest.mark.slow
+
 ARENA = f"{sys.executable} -c 'from arena.cli.app import main; main()'"
 
 
