@@ -32,7 +32,6 @@ def node_bot(tmp_path_factory: pytest.TempPathFactory) -> Path:
     if (EXAMPLE / "node_modules" / "zeromq").is_dir() and (EXAMPLE / "node_modules" / "@msgpack").is_dir():
         return EXAMPLE
     folder = tmp_path_factory.mktemp("node-bot")
-    folder.chmod(0o755)  # the bot's folder: its sandboxed identity must read it
     for name in ("bot.js", "package.json", "bot.toml"):
         shutil.copy(EXAMPLE / name, folder / name)
     installed = subprocess.run(

@@ -25,7 +25,6 @@ ATTACKS = ("tokens", "database", "stop", "daemon")
 
 
 def test_a_tournament_of_escaping_bots_is_played_and_stored_untouched(tmp_path: Path) -> None:
-    tmp_path.chmod(0o755)  # the bots' folder (the config's): sandboxed bots must read it
     database = tmp_path / "league.db"
     marker = f"escape-tournament-{os.getpid()}-{time.monotonic_ns()}"
     env = {"ATTACK_REFEREE": str(os.getpid()), "ATTACK_RIVAL": str(os.getppid()),

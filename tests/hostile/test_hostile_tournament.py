@@ -32,7 +32,6 @@ def marked_processes(marker: str) -> list[int]:
 
 
 def test_a_tournament_with_hostile_bots_completes_and_charges_every_fault(tmp_path: Path) -> None:
-    tmp_path.chmod(0o755)  # the bots' folder (the config's): sandboxed bots must read it
     marker = f"hostile-{os.getpid()}"
     env = {"ARENA_HOSTILE_MARKER": marker}
     commands = {"honest": "random"} | {mode: f"{sys.executable} {MISBEHAVE} {mode}" for mode in EXPECTED}
