@@ -264,9 +264,11 @@ def test_the_lock_file_names_its_holder_and_the_refusal_describes_it(tmp_path: P
     assert _describe({"pid": 42}) == "pid 42 on ?, since an unknown time"
     assert _describe({}) == "holder unknown"
     db = tmp_path / "x.db"
-    lock_path(db).write_text("not json")  # left by something else: no holder to name
-    with RunnerLock(db) as lock:
-        assert lock.taken_over is None
+    for foreign in ("not json", "[1, 2]"):  # left by something else: no holder to name
+        lock_path(db).write_text(foreign)
+        with RunnerLock(db) as lock:
+            assert lock.taken_over is None
+    with RunnerLock(db):
         holder = json.loads(lock_path(db).read_text())
     assert set(holder) == {"pid", "host", "since"}
     assert (holder["pid"], holder["host"]) == (os.getpid(), socket.gethostname())
