@@ -36,8 +36,7 @@ def _module_files(module: str, cwd: Path | None) -> Iterator[Path]:
     parts = module.split(".")
     if cwd is not None and all(part.isidentifier() for part in parts):
         target = cwd.joinpath(*parts)
-        if any(path.is_file() for path in (target.with_suffix(".py"), target / "__init__.py",
-                                           target / "__main__.py")):
+        if target.with_suffix(".py").is_file() or (target / "__main__.py").is_file():
             top = cwd / parts[0]
             yield from sorted(top.rglob("*.py")) if top.is_dir() else [top.with_suffix(".py")]
             return

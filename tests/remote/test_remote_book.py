@@ -151,3 +151,22 @@ def test_a_new_invitation_ends_the_old_token_while_the_lane_runs(tmp_path: Path)
         lane.stop(5)
         for process in bots:
             stop(process)
+
+
+@pytest.mark.parametrize(("text", "problem"), [
+    ("{", "Expecting property name enclosed in double quotes"),
+    ('{"tournaments": {"t": {"public": "%s", "secret": "short", "tokens": {}, "revoked": []}}}',
+     "not a CURVE key pair"),
+    ('{"tournaments": {"t": {"public": "short", "secret": "%s", "tokens": {}, "revoked": []}}}',
+     "not a CURVE key pair"),
+    ('{"books": {}}', "'tournaments'"),
+])
+def test_a_book_that_is_not_one_is_refused_naming_it(tmp_path: Path, text: str, problem: str) -> None:
+    db = tmp_path / "league.db"
+    path = book_path(db)
+    path.write_text(text.replace("%s", "a" * 40))
+    path.chmod(0o600)
+    with pytest.raises(RemoteError) as refused:
+        read_book(db)
+    assert str(refused.value).startswith(f"cannot read the remote book {path}: ")
+    assert problem in str(refused.value)

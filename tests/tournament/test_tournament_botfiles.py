@@ -14,9 +14,15 @@ import pytest
 
 from arena.store.db import Store
 from arena.tournament import TournamentError
-from arena.tournament.botfiles import changes
+from arena.tournament.botfiles import build_hash, changes, file_digests, files_hash
 from arena.tournament.builds import check_builds, current_build, record_builds
 from arena.tournament.config import BotEntry
+
+
+#: blake2b, 12 bytes, of ``print(1)\n``; of the digests of that bot; the older hash over its files.
+DIGEST_OF_PRINT_1 = "f549fe1ac991be66adc5b9d4"
+BUILD_HASH = "9976525a47c440f67756330b"
+LEGACY_HASH = "919209f9563ea4e6577b8fb2"
 
 
 def package_bot(folder: Path) -> BotEntry:
@@ -112,3 +118,27 @@ def test_changes_name_every_difference_in_a_fixed_order() -> None:
         "a/x.py changed", "a/y.py removed", "a/z.py added",
     ]
     assert changes(now, now) == []
+
+
+def test_a_dotted_module_brings_its_whole_top_level_package(tmp_path: Path) -> None:
+    entry = package_bot(tmp_path)
+    dotted = BotEntry("p", f"{sys.executable} -m pkgbot.brain", folder=str(tmp_path))
+    whole = {name for name in current_build(entry).row.files if name.endswith(".py")}
+    assert {name for name in current_build(dotted).row.files if name.endswith(".py")} == whole
+
+
+def test_a_module_found_nowhere_adds_no_file(tmp_path: Path) -> None:
+    entry = BotEntry("n", f"{sys.executable} -m no_such_module_here", folder=str(tmp_path))
+    assert set(current_build(entry).row.files) == {"command", "version", sys.executable}
+
+
+def test_digests_are_stable_across_versions(tmp_path: Path) -> None:
+    """Stored builds are compared with the bot as it is now, by these digests: a change to how they
+    are computed would make every stored bot look changed."""
+    (tmp_path / "mybot.py").write_text("print(1)\n")
+    spec = BotEntry("m", "python3 mybot.py --depth 3", folder=str(tmp_path)).spec()
+    files = file_digests(spec)
+    assert files == {"command": "python3 mybot.py --depth 3", "version": "",
+                     "mybot.py": DIGEST_OF_PRINT_1}
+    assert build_hash(files) == BUILD_HASH
+    assert files_hash(spec) == LEGACY_HASH

@@ -98,3 +98,21 @@ def test_only_round_robin_and_sampled_tournaments_take_late_entries(tmp_path: Pa
             assert store.tournament(name).fingerprint == after.fingerprint()
             with pytest.raises(TournamentError, match="the field already has a bot named 'late'"):
                 add_late_entry(store, name, entry)
+
+
+def test_a_bot_that_has_not_played_stands_at_zero() -> None:
+    # a 2/1, d 1/1, b 1/2; c has had only byes: 0, below b although b has lost a game.
+    results = [Result(("a", "b"), (1, 2)), Result(("b", "d"), (1, 1))]
+    for seed in SEEDS:
+        assert standing_order(["a", "b", "c", "d"], results, seed) == ["a", "d", "b", "c"]
+
+
+def test_tables_and_byes_list_their_bots_in_field_order() -> None:
+    field = ["e", "d", "c", "b", "a"]  # the same bots and results, another field order
+    for seed in SEEDS:
+        tables, bye = round_tables(field, 2, TWO_ROUNDS, {"e": 1, "d": 1}, seed)
+        assert (tables, bye) == ([("e", "c"), ("d", "a")], ["b"])
+        # three a table: b and a (the lowest without a bye) sit out, listed as the field has them
+        assert round_tables(field, 3, TWO_ROUNDS, {"e": 1, "d": 1}, seed) == (
+            [("e", "d", "c")], ["b", "a"]
+        )

@@ -23,7 +23,14 @@ from typer.testing import CliRunner
 from arena.cli.app import app
 from arena.store import StoreError
 from arena.store.db import Store
-from arena.store.lock import RunnerBusy, RunnerLock, RunnerLockLost, _lock_current, lock_path
+from arena.store.lock import (
+    RunnerBusy,
+    RunnerLock,
+    RunnerLockLost,
+    _describe,
+    _lock_current,
+    lock_path,
+)
 from arena.tournament.config import parse_config
 from arena.tournament.executors import LocalExecutor
 from arena.tournament.runner import run_tournament
@@ -249,3 +256,20 @@ def test_read_only_commands_work_while_another_process_holds_the_lock(tmp_path: 
     assert status.exit_code == 0 and "t: 0 of 3 games stored, 3 to play" in status.output
     assert listed.exit_code == 0 and listed.output == ""
     assert refused.exit_code == 2 and f"pid {holder.pid} on " in refused.output
+
+
+def test_the_lock_file_names_its_holder_and_the_refusal_describes_it(tmp_path: Path) -> None:
+    assert _describe({"pid": 42, "host": "h", "since": 0}) == (
+        "pid 42 on h, since 1970-01-01 00:00:00 UTC")
+    assert _describe({"pid": 42}) == "pid 42 on ?, since an unknown time"
+    assert _describe({}) == "holder unknown"
+    db = tmp_path / "x.db"
+    for foreign in ("not json", "[1, 2]"):  # left by something else: no holder to name
+        lock_path(db).write_text(foreign)
+        with RunnerLock(db) as lock:
+            assert lock.taken_over is None
+    with RunnerLock(db):
+        holder = json.loads(lock_path(db).read_text())
+    assert set(holder) == {"pid", "host", "since"}
+    assert (holder["pid"], holder["host"]) == (os.getpid(), socket.gethostname())
+    assert isinstance(holder["since"], float)
