@@ -1,5 +1,5 @@
-"""Log lines and the runner's live view: a warning (a bot lost, in a worker process) is printed
-whole above the live view, never into the middle of it."""
+"""Log lines and live views: a warning (a bot lost, in a tournament's worker process or in the
+series' own process) is printed whole above the live view or progress bar, never into it."""
 
 from __future__ import annotations
 
@@ -57,12 +57,27 @@ def test_a_worker_s_warnings_reach_the_terminal_above_the_live_view(tmp_path: Pa
     _league_with_crasher(tmp_path)
     code, shown = on_terminal(["tournament", "run", "league.toml", "--db", "c.db"], tmp_path, columns=200)
     assert code == 0, shown
+    _assert_lost_lines_above_the_view(shown, "crashy", at_least=3)  # one lost bot per game at least
+
+
+@pytest.mark.slow
+def test_a_series_warnings_reach_the_terminal_above_its_progress_bar(tmp_path: Path) -> None:
+    _league_with_crasher(tmp_path)
+    args = ["play", "wongar", "-b", "random", "-b", "random", "-b", f"{sys.executable} crasher.py",
+            "--games", "3", "--seed", "1", "--no-sandbox"]
+    code, shown = on_terminal(args, tmp_path, columns=200)
+    assert code == 0, shown
+    _assert_lost_lines_above_the_view(shown, "crasher", at_least=1)
+
+
+def _assert_lost_lines_above_the_view(shown: str, bot: str, at_least: int) -> None:
+    """Every log line on the terminal starts on a line the live view erased, and is whole."""
     starts = [m.start() for m in LOG_LINE.finditer(shown)]
-    assert len(starts) >= 3, shown  # one lost bot per game at least
+    assert len(starts) >= at_least, shown
     for start in starts:
         assert shown[:start].endswith(ERASE), repr(shown[max(0, start - 80):start + 100])
         line = shown[start:shown.index("\n", start)]
-        assert re.fullmatch(LOG_LINE.pattern + r"protocols\.transport WARNING crashy lost: .+\r", line), line
+        assert re.fullmatch(LOG_LINE.pattern + rf"protocols\.transport WARNING {bot} lost: .+\r", line), line
 
 
 @pytest.mark.slow
