@@ -489,7 +489,10 @@ def verify_command(
     commitment stored before play, every stored game was dealt from its scheduled deal keyed with
     it, and every game replays to its stored scores. Exit 1 naming each game that does not.
 
-    Example: arena tournament verify --db league.db
+    \b
+    Examples:
+      arena tournament verify --db league.db
+      arena tournament verify --db league.db --deal-secret league.secret
     """
     with open_store(db) as store, user_errors():
         supplied = None if deal_secret is None else read_secret_file(deal_secret)
