@@ -1007,9 +1007,13 @@ def test_a_silent_remote_peer_is_lost_after_missing_its_pings(
         assert peer.connected
         assert pump(listening, lambda: peer.lost) == []
         took = time.monotonic() - start
-        assert (PINGS_MISSED + 1) * fast_pings * 0.9 <= took < 2
+        # Lost on the fast pings' schedule, far sooner than the 20 s of the usual one, however busy
+        # the machine.
+        assert (PINGS_MISSED + 1) * fast_pings * 0.9 <= took < 15
         assert peer.missed == PINGS_MISSED and f"r lost: {PINGS_MISSED} pings unanswered" in messages(caplog)
         pings = []
+        while len(pings) < PINGS_MISSED and socket.poll(10_000):  # the last may still be on its way
+            pings.append(decode(received(socket)))
         while socket.poll(0):
             pings.append(decode(received(socket)))
         assert len(pings) == PINGS_MISSED and all(isinstance(p, Ping) for p in pings)
