@@ -3,6 +3,7 @@ seq with the seq expected, and the same ``welcome.server`` as ``arena play``."""
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -16,9 +17,12 @@ runner = CliRunner()
 
 
 def check(mode: str, *extra: str) -> tuple[int, str]:
+    """``arena bot check`` of the checker bot in ``mode``: its status and output, every run of
+    whitespace made one space (the console may wrap at 80 columns whatever ``COLUMNS`` says, as it
+    does in a pytest-xdist worker)."""
     result = runner.invoke(app, ["bot", "check", f"{sys.executable} {BOT} {mode}", "--game", "wongar",
                                  "--matches", "1", "--tc", "100ms", *extra], env={"COLUMNS": "400"})
-    return result.exit_code, result.output
+    return result.exit_code, " ".join(result.output.split())
 
 
 def test_a_refused_hello_is_reported_with_the_reason() -> None:
@@ -33,8 +37,9 @@ def test_replies_with_a_wrong_seq_are_reported_as_dropped_with_the_seq_expected(
     status, output = check("wrong-seq", "--logs", str(tmp_path))
     assert status == 1, output
     assert "replies dropped ×" in output
-    line = next(x for x in output.splitlines() if "replies dropped" in x)
-    expected = int(line.split("did not carry seq ")[1].split(",")[0])
+    carried = re.search(r"did not carry seq (\d+),", output)
+    assert carried is not None, output
+    expected = int(carried.group(1))
     asked = {
         int(text.removeprefix("act seq="))
         for log in tmp_path.glob("*.log")
