@@ -11,7 +11,7 @@ import typer
 from arena import __version__
 from arena.cli import previous_sigint
 from arena.cli.bot import bot_app
-from arena.cli.common import err_console
+from arena.cli.common import say
 from arena.cli.doctor import doctor_command
 from arena.cli.games import show_command
 from arena.cli.leaderboard import leaderboard_command, publish_command
@@ -35,6 +35,9 @@ app = typer.Typer(
     add_completion=False,
 )
 
+#: The line every command prints first on stderr when bubblewrap is missing (on one line, unwrapped).
+MISSING_SANDBOX_NOTE = f"note: bubblewrap is missing, so untrusted bots cannot run sandboxed; {INSTALL_HINT}"
+
 
 def _version(value: bool) -> None:
     if value:
@@ -53,8 +56,7 @@ def root(
     """Run bot competitions for multiplayer board and card games."""
     log_inertly(logging.DEBUG if verbose else logging.WARNING)
     if bwrap_path() is None:
-        err_console.print(f"note: bubblewrap is missing, so untrusted bots cannot run sandboxed; {INSTALL_HINT}",
-                          highlight=False)
+        say(MISSING_SANDBOX_NOTE, err=True)
 
 
 games_app.command("show")(show_command)
