@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from sandboxed import require_sandbox
 
 from protocols.transport import Hub
 
@@ -45,3 +46,10 @@ def hub() -> Iterator[Hub]:
     """One referee hub for a test module."""
     with Hub() as shared:
         yield shared
+
+
+@pytest.fixture()
+def working_sandbox() -> None:
+    """For a default-tier test that starts untrusted bots: skip it (or, under ``CI=true``, fail it)
+    where they cannot be sandboxed. Request it with ``@pytest.mark.usefixtures("working_sandbox")``."""
+    require_sandbox()

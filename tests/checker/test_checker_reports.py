@@ -7,10 +7,14 @@ import re
 import sys
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from arena import __version__
 from arena.cli.app import app
+
+#: ``arena bot check`` runs the bot as the untrusted bot it is, sandboxed.
+pytestmark = pytest.mark.usefixtures("working_sandbox")
 
 BOT = Path(__file__).with_name("checker_bot.py")
 runner = CliRunner()

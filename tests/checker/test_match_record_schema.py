@@ -6,6 +6,7 @@ import json
 import sys
 from pathlib import Path
 
+import pytest
 from json_schema import SUPPORTED, keywords_used, violations
 from typer.testing import CliRunner
 
@@ -23,6 +24,7 @@ def test_the_schema_uses_only_keywords_the_checker_knows() -> None:
     assert keywords_used(SCHEMA) <= SUPPORTED
 
 
+@pytest.mark.usefixtures("working_sandbox")
 def test_recorded_matches_follow_the_schema(tmp_path: Path) -> None:
     """A clean Wongar match, and a Waroong match with a seat whose replies are all dropped (an
     untrusted bot: its deal is keyed, and the record says how)."""

@@ -56,6 +56,7 @@ def test_act_round_trips_with_and_without_gone() -> None:
     assert b"gone" not in encode(plain) and decode(encode(plain)) == plain
 
 
+@pytest.mark.usefixtures("working_sandbox")
 @pytest.mark.parametrize("game", list(games().values()), ids=lambda g: g.key)
 def test_every_version_gets_the_whole_observation(game: Game, tmp_path: Path) -> None:
     players = game.max_players

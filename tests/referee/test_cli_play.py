@@ -75,6 +75,7 @@ def test_bot_check_passes_a_good_bot(first_game: Game) -> None:
     assert "reply p50" in result.output and "reply p99" in result.output and "passed" in result.output
 
 
+@pytest.mark.usefixtures("working_sandbox")
 @pytest.mark.parametrize(("mode", "fragment"), [("illegal", "illegal ×"), ("stubborn", "after bye")])
 def test_bot_check_fails_a_bad_bot_and_says_what_to_fix(first_game: Game, mode: str,
                                                        fragment: str) -> None:

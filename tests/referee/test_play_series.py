@@ -7,6 +7,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from arena.cli.app import app
@@ -42,6 +43,7 @@ def test_seats_rotate_deals_follow_the_seed_and_every_match_replays(tmp_path: Pa
     assert len(list(tmp_path.glob("*.log"))) == 3
 
 
+@pytest.mark.usefixtures("working_sandbox")
 def test_a_bot_that_crashed_is_started_afresh_for_the_next_match(tmp_path: Path) -> None:
     game = get_game("wongar")
     config = game.configure(3)

@@ -16,6 +16,9 @@ from engine.core import Game, replay
 from protocols.transport import Hub
 from referee_helpers import live_group_members, misbehaving
 
+#: Every misbehaving bot here is untrusted, so starts sandboxed.
+pytestmark = pytest.mark.usefixtures("working_sandbox")
+
 # Short enough to keep the tests fast, with a grace wide enough that a well-behaved bot on a loaded
 # machine is not late, and still well short of the "late" bot's 1 s.
 FAST = TimeControl(0.1, grace=0.6)

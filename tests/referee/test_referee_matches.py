@@ -48,6 +48,7 @@ def test_the_same_seed_gives_the_same_match(first_game: Game, hub: Hub,
     assert [(d.seat, d.action) for d in first.decisions] == [(d.seat, d.action) for d in second.decisions]
 
 
+@pytest.mark.usefixtures("working_sandbox")
 def test_simultaneous_decisions_are_requested_together(tmp_path: Path) -> None:
     from referee_helpers import misbehaving
 
@@ -104,6 +105,7 @@ def test_remote_bot_over_tcp_plays_a_seat(first_game: Game, tmp_path: Path) -> N
             assert process.wait(5) == 0
 
 
+@pytest.mark.usefixtures("working_sandbox")
 def test_a_crashed_bot_is_restarted_for_the_next_match(first_game: Game, hub: Hub,
                                                       random_bots: list[BotHandle],
                                                       tmp_path: Path) -> None:
@@ -141,6 +143,7 @@ def test_forfeited_seats_rank_last_and_the_rest_keep_their_order() -> None:
     assert final_ranks((3, 1, 2, 1), (1, 3)) == (2, 3, 1, 3)
 
 
+@pytest.mark.usefixtures("working_sandbox")
 def test_sdk_hooks_see_every_start_and_end_and_the_clock(first_game: Game, tmp_path: Path) -> None:
     from referee_helpers import BOTS
 

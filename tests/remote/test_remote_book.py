@@ -10,6 +10,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from cli_messages import stderr_lines
 from remote_helpers import sdk_bot, start, stop
 from test_remote_tournament import jobs, wait_for, write_league
 from typer.testing import CliRunner
@@ -57,7 +58,8 @@ def test_invite_refuses_a_group_readable_book_in_one_line(tmp_path: Path) -> Non
     refused = runner.invoke(app, ["tournament", "invite", "--db", str(db), "--config", str(config),
                                   "alice", "--connect-dir", str(tmp_path)])
     assert refused.exit_code == 2
-    assert " ".join(refused.output.split()) == (
+    assert refused.stdout == ""
+    assert " ".join(" ".join(stderr_lines(refused.stderr)).split()) == (
         f"error: {book_path(db)} holds secret keys and tokens but others may read it: "
         f"chmod 600 {book_path(db)}"
     )

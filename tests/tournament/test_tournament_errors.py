@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_messages import stderr_lines
 from tournament_league import ARENA, CRASHER, league_toml, on_terminal, run_arena
 
 
@@ -27,7 +28,7 @@ def test_a_rejected_config_leaves_no_database(tmp_path: Path, change: str, probl
     (tmp_path / "league.toml").write_text(league_toml("rejected").replace(change, problem, 1))
     done = run_arena("tournament", "run", "league.toml", "--db", "x.db", cwd=tmp_path)
     assert done.returncode == 2, done.stderr
-    assert len(done.stderr.strip().splitlines()) == 1
+    assert len(stderr_lines(done.stderr.strip())) == 1
     assert sorted(p.name for p in tmp_path.iterdir()) == ["league.toml"]
 
 
@@ -36,7 +37,7 @@ def test_a_cluster_address_without_a_port_is_one_line(tmp_path: Path) -> None:
     done = run_arena("tournament", "run", "league.toml", "--db", "x.db", "--cluster", "nonsense",
                      cwd=tmp_path)
     assert done.returncode == 2
-    assert done.stderr.strip().splitlines() == [
+    assert stderr_lines(done.stderr.strip()) == [
         "error: --cluster 'nonsense': not a scheduler address (missing port number in address "
         "'nonsense'); expected e.g. tcp://scheduler:8786"
     ]
@@ -47,7 +48,7 @@ def test_errors_are_not_wrapped_when_stderr_is_not_a_terminal(tmp_path: Path) ->
     db = tmp_path / ("a-long-folder-name-" * 6) / "league.db"
     done = run_arena("tournament", "status", "--db", str(db), cwd=tmp_path)
     assert done.returncode == 2
-    assert done.stderr.splitlines() == [f"error: {db}: no results database here (give --db PATH)"]
+    assert stderr_lines(done.stderr) == [f"error: {db}: no results database here (give --db PATH)"]
 
 
 #: The command line, started as ``arena`` starts it, saying on stdout the moment its Ctrl-C handler

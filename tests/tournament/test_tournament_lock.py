@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_messages import stderr_lines
 from polling import wait_until
 from test_tournament_resume import sigkill_runner_once_stored, start_runner
 from tournament_league import league_toml, processes_with, results, run_arena
@@ -226,7 +227,7 @@ def test_run_stops_in_one_line_when_its_lock_file_is_replaced(tmp_path: Path, ma
         first.kill()
         first.wait()
     assert first.returncode == 2, err
-    assert len(err.strip().splitlines()) == 1, err
+    assert len(stderr_lines(err.strip())) == 1, err
     assert "the runner lock file g.db.runner was removed or replaced" in err
     assert lock_path(db).read_text() == "{}", "the other runner's file is left alone"
     with Store(db) as store:
@@ -254,7 +255,7 @@ def test_read_only_commands_work_while_another_process_holds_the_lock(tmp_path: 
         holder.kill()
         holder.wait()
     assert status.exit_code == 0 and "t: 0 of 3 games stored, 3 to play" in status.output
-    assert listed.exit_code == 0 and listed.output == ""
+    assert listed.exit_code == 0 and listed.stdout == "" and stderr_lines(listed.stderr) == []
     assert refused.exit_code == 2 and f"pid {holder.pid} on " in refused.output
 
 

@@ -6,6 +6,7 @@ from collections import defaultdict
 from pathlib import Path
 
 import pytest
+from cli_messages import stderr_lines
 from typer.testing import CliRunner
 
 from arena.cli.app import app
@@ -76,7 +77,7 @@ def test_a_bot_that_cannot_start_at_all_stops_the_run_before_any_game(tmp_path: 
     (tmp_path / "league.toml").write_text(text)
     done = run_arena("tournament", "run", "league.toml", "--db", "b.db", cwd=tmp_path)
     assert done.returncode == 2, done.stderr
-    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert len(stderr_lines(done.stderr.strip())) == 1, done.stderr
     assert "bot 'broken' cannot start" in done.stderr and "no luck" in done.stderr
     assert "Nothing was played" in done.stderr
     assert not (tmp_path / "b.db").exists(), "no empty database is left behind"
