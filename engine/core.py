@@ -22,6 +22,7 @@ from typing import TypeAlias
 
 from arena_bot.seeds import derive_seed as derive_seed  # re-exported: games and the referee seed with it
 from arena_bot.wire_types import Wire as Wire, WireMap as WireMap  # re-exported: the engine contract names them
+from engine.presentation import Presentation
 
 #: A knob's value after validation.
 KnobValue: TypeAlias = bool | int | float | str
@@ -277,6 +278,11 @@ class Game(ABC):
     def key(self) -> str:
         """``name@version``, the registered identity of these rules."""
         return f"{self.name}@{self.version}"
+
+    def presentation(self) -> Presentation:
+        """How this game's matches read to people (see :mod:`engine.presentation`); the generic
+        view unless the game overrides this."""
+        return Presentation()
 
     @property
     def default_variant(self) -> str:

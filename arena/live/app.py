@@ -16,13 +16,14 @@ from starlette.routing import Route
 
 
 from arena.live.watch import Watch
+from arena.site.viewers import viewer_of
+from engine.registry import games, get_game
 
-#: The files the page loads, by name: from the site's shared files, and the live page's own.
+#: The files the page loads, by name: from the site's shared files, and the live page's own (every
+#: registered game's own viewer is served beside them).
 ASSETS = {
     "site.css": ("arena.site", "text/css"),
     "replay.js": ("arena.site", "text/javascript"),
-    "wongar.js": ("arena.site", "text/javascript"),
-    "waroong.js": ("arena.site", "text/javascript"),
     "live.js": ("arena.live", "text/javascript"),
     "live.css": ("arena.live", "text/css"),
 }
@@ -41,8 +42,15 @@ def create_app(watch: Watch, interval: float = 0.5, stopping: Callable[[], bool]
         name: (resources.files(package).joinpath("static", name).read_bytes(), kind)
         for name, (package, kind) in ASSETS.items()
     }
+    viewers = [viewer_of(get_game(name)) for name in sorted({g.name for g in games().values()})]
+    for viewer in viewers:
+        for name, text in viewer.files.items():
+            assets[name] = (text.encode(), "text/css" if name.endswith(".css") else "text/javascript")
     templates = Environment(loader=PackageLoader("arena.live", "templates"), autoescape=select_autoescape(default=True))
-    page = templates.get_template("live.html.j2").render(title="Arena live")
+    page = templates.get_template("live.html.j2").render(
+        title="Arena live",
+        scripts=[v.script for v in viewers if v.script], styles=[v.style for v in viewers if v.style],
+    )
 
     async def index(request: Request) -> Response:
         return HTMLResponse(page, headers={**_HEADERS, "Content-Security-Policy": (

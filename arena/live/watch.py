@@ -16,12 +16,13 @@ from typing import Any
 from arena.errors import ArenaError
 from arena.live.files import SUFFIX, LiveGame, live_folder, read_live
 from arena.rating_input import stored_leaderboard
-from arena.site.frames import game_private_keys, running_scores, split_views
+from arena.site.frames import game_private_keys, split_views
 from arena.store.db import Store
 from arena.tournament.config import config_from_plain
 from arena.tournament.display import Tally
 from arena.tournament.schedule import build_schedule
-from engine.core import EngineError, IllegalAction, MatchConfig, State, WireMap
+from engine.core import EngineError, IllegalAction, MatchConfig, State
+from engine.presentation import Presentation, seat_names
 from engine.registry import get_game
 from leaderboards.errors import LeaderboardError
 from leaderboards.model import RatingSettings
@@ -39,6 +40,7 @@ class _Following:
     for each (the action, or without ``show_hands`` only what every seat saw of it)."""
 
     state: State
+    presentation: Presentation
     applied: int
     labels: list[str]
 
@@ -141,13 +143,13 @@ class Watch:
                 game = get_game(f"{header['game']}@{header['version']}")
                 config = MatchConfig(str(header["game"]), int(header["version"]), str(header["variant"]),
                                      len(bots), dict(header.get("knobs", {})))
-                following = _Following(game.start(config, int(header["seed"])), 0, [])
+                following = _Following(game.start(config, int(header["seed"])), game.presentation(), 0, [])
             except (EngineError, ValueError, TypeError):
                 return None
             self._following[game_id] = following
-        state = following.state
+        state, presentation, names = following.state, following.presentation, seat_names(bots)
         for seat, action, ms, fallback in live.decisions[following.applied:]:
-            label = state.action_label(action)
+            label = presentation.action_text(state, seat, action)
             seen = len(state.log)
             try:
                 state.apply_checked(seat, action)
@@ -155,7 +157,9 @@ class Watch:
                 return None
             following.applied += 1
             if not self.show_hands:  # a choice may be secret (a draft pick): say what all seats saw
-                label = "; ".join(describe(e.data) for e in state.log[seen:] if e.seats is None) or "decided"
+                label = "; ".join(
+                    presentation.event_text(e.data, names) for e in state.log[seen:] if e.seats is None
+                ) or "decided"
             following.labels.append(f"{label} ({'referee' if fallback else f'{ms:.0f} ms'})")
         # Keys the game keeps private stay out of the public channel even when the seats' values
         # happen to be alike now: without --show-hands the page must not receive them at all.
@@ -168,17 +172,6 @@ class Watch:
             "id": game_id, "game": header["game"], "variant": header["variant"], "bots": bots,
             "decisions": following.applied, "pub": public,
             "priv": private if self.show_hands else [None] * len(bots),
-            "score": running_scores(state) if self.show_hands else None,
+            "score": presentation.running_scores(state) if self.show_hands else None,
             "recent": recent, "to_move": list(state.to_move()),
         }
-
-
-
-def describe(event: WireMap) -> str:
-    """An engine event in plain words: its type, then its fields (``seat 2``, ``piece Cube``)."""
-    fields = ", ".join(
-        f"{key} {', '.join(map(str, value)) if isinstance(value, list) else str(value)}"
-        for key, value in event.items() if key != "type" and not isinstance(value, (dict, bytes))
-    )
-    kind = str(event.get("type", "event")).replace("_", " ").replace("-", " ")
-    return f"{kind}: {fields}" if fields else kind

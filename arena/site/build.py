@@ -7,7 +7,8 @@ Layout of ``out``::
     bots/<bot>.html       a bot: rating over the tournament, head to head, its games
     games/<id>.html       the replay viewer of one game (a few hundred bytes)
     games/<id>.js         that game's replay data (see :mod:`arena.site.frames`)
-    static/               the viewer's code and the style sheet, shared by every page
+    static/               the viewer's code and the style sheet, shared by every page, and
+                          each game's own viewer (see :mod:`arena.site.viewers`)
 
 Every page works from ``file://``: no server, no request to anything outside ``out``.
 """
@@ -28,15 +29,18 @@ from arena.site.names import file_stem
 from arena.site.pages import render_page
 from arena.site.privacy import public_bots, public_settings
 from arena.site.progress import rating_history
+from arena.site.viewers import Viewer, viewer_of
 from arena.store.db import StoredGame, Store
 from arena.tournament.config import config_from_plain
 from arena.tournament.schedule import build_schedule
+from engine.core import EngineError
+from engine.registry import get_game
 from leaderboards.errors import LeaderboardError
 from leaderboards.model import Leaderboard, RatingSettings
 from leaderboards.publish import publish
 
 #: The shared files every page loads, from this package's ``static`` folder.
-STATIC_FILES = ("site.css", "replay.js", "wongar.js", "waroong.js", "games.js")
+STATIC_FILES = ("site.css", "replay.js", "games.js")
 
 _GAME_ID = re.compile(r"^[A-Za-z0-9._-]{1,80}$")
 
@@ -91,7 +95,8 @@ def build_site(
             (out / folder).mkdir(parents=True, exist_ok=True)
         publish(board, out, bot_pages={n: f"bots/{s}.html" for n, s in stems.items()})
         _copy_static(out / "static")
-        replay_bytes = _write_replays(games, out / "games", row.name)
+        viewers = _write_viewers(games, out / "static")
+        replay_bytes = _write_replays(games, out / "games", row.name, viewers)
         _write(out / "games.html", render_page(
             "games.html.j2", root="", title=f"{row.name}: games",
             games=[_summary(g, g in games) for g in everything], withheld=len(withheld),
@@ -119,14 +124,31 @@ def _copy_static(folder: Path) -> None:
         (folder / name).write_text((source / name).read_text(encoding="utf-8"), encoding="utf-8")
 
 
+def _write_viewers(games: Sequence[StoredGame], folder: Path) -> dict[str, Viewer]:
+    """Each published game's own viewer files into ``folder``; the viewers by game key (a game the
+    registry no longer knows gets none here, and its replay says why)."""
+    viewers: dict[str, Viewer] = {}
+    for key in sorted({f"{g.record.game}@{g.record.version}" for g in games}):
+        try:
+            viewers[key] = viewer_of(get_game(key))
+        except EngineError:
+            continue
+        for name, text in viewers[key].files.items():
+            _write(folder / name, text)
+    return viewers
+
+
 def _script_json(data: Any) -> str:
     """JSON safe inside a script file or element: no ``</script>``, no line separators raw."""
     text = json.dumps(data, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
     return text.replace("<", "\\u003c").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
 
 
-def _write_replays(games: Sequence[StoredGame], folder: Path, tournament: str) -> int:
-    """One data file and one small page per game; returns the data files' total size."""
+def _write_replays(
+    games: Sequence[StoredGame], folder: Path, tournament: str, viewers: Mapping[str, Viewer]
+) -> int:
+    """One data file and one small page per game, loading its game's viewer from ``viewers`` by
+    game key; returns the data files' total size."""
     total = 0
     for index, stored in enumerate(games):
         game_id = stored.placement.game_id
@@ -150,6 +172,7 @@ def _write_replays(games: Sequence[StoredGame], folder: Path, tournament: str) -
         _write(folder / f"{game_id}.html", render_page(
             "replay.html.j2", root="../", title=f"{tournament}: game {game_id}", game_id=game_id,
             previous=neighbours[0], next=neighbours[1],
+            viewer=viewers.get(f"{stored.record.game}@{stored.record.version}"),
         ))
     return total
 

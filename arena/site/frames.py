@@ -5,7 +5,10 @@ Each step holds what changed since the step before, on separate channels: ``pub`
 seat saw alike) and ``priv[s]`` (what only seat ``s`` saw: its hand, a choice shown to it alone).
 The omniscient view joins every channel; "as seat N saw it" joins ``pub`` and ``priv[N]`` only, so
 the page never has another seat's hidden cards to show. A change is ``[path, value]`` (set) or
-``[path]`` (remove), ``path`` a list of keys and list indexes.
+``[path]`` (remove), ``path`` a list of keys and list indexes. A step also holds the running
+scores when they changed (``score``) and the events of the step in the game's own words
+(``ev``: ``[seats, text]``, ``seats`` null when every seat saw it), and the decision log holds
+each action in the game's own words: both from the game's presentation (:mod:`engine.presentation`).
 """
 
 from __future__ import annotations
@@ -18,7 +21,8 @@ from typing import Any
 
 from arena.record import MatchRecord
 from arena.tournament import TournamentError
-from engine.core import EngineError, IllegalAction, MatchConfig, State
+from engine.core import EngineError, IllegalAction, MatchConfig
+from engine.presentation import seat_names
 from engine.registry import get_game
 
 Change = list[Any]
@@ -116,13 +120,6 @@ def split_views(
 _ABSENT = object()
 
 
-def running_scores(state: State) -> list[int]:
-    """Every seat's score at this moment, hidden parts included (Waroong Wars counts the customer
-    cards in hand, which the observations keep private)."""
-    scores = getattr(state, "scores")
-    return [int(s) for s in (scores() if callable(scores) else scores)]
-
-
 def replay_data(record: MatchRecord, game_id: str, about: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The replay of ``record`` as plain data for the viewer (see the module docstring).
 
@@ -134,6 +131,8 @@ def replay_data(record: MatchRecord, game_id: str, about: Mapping[str, Any] | No
         state = game.start(record.config, record.seed)
     except EngineError as exc:
         raise TournamentError(f"game {game_id}: cannot rebuild it: {exc}") from None
+    presentation = game.presentation()
+    names = seat_names(record.bots)
     players = record.players
     steps: list[dict[str, Any]] = []
     log: list[list[Any]] = []
@@ -146,13 +145,14 @@ def replay_data(record: MatchRecord, game_id: str, about: Mapping[str, Any] | No
 
     def look() -> None:
         nonlocal seen_events
-        events = [[None if e.seats is None else sorted(e.seats), e.data] for e in state.log[seen_events:]]
+        events = [[None if e.seats is None else sorted(e.seats), presentation.event_text(e.data, names)]
+                  for e in state.log[seen_events:]]
         seen_events = len(state.log)
-        moments.append(([state.observation(s) for s in range(players)], running_scores(state), events))
+        moments.append(([state.observation(s) for s in range(players)], presentation.running_scores(state), events))
 
     look()
     for ply, decision in enumerate(record.decisions):
-        label = state.action_label(decision.action)
+        label = presentation.action_text(state, decision.seat, decision.action)
         try:
             state.apply_checked(decision.seat, decision.action)
         except IllegalAction as exc:

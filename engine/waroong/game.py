@@ -8,6 +8,7 @@ from engine.core import ActionTable, Game, Knob, MatchConfig, Variant, WireMap, 
 
 from .actions import action_table
 from .cards import MENU_LISTS
+from .presentation import WaroongPresentation
 from .rules import FIVE_STARS, KEEP_ALWAYS, KEEP_IF_NO_COOK, STREET_VENDOR, rules_of
 from .sampling import sample_state
 from .state import WaroongState
@@ -45,6 +46,10 @@ class WaroongGame(Game):
             "'only-if-no-cook' (a player who cooked nothing) or 'always'",
         ),
     )
+
+    def presentation(self) -> WaroongPresentation:
+        """Waroong Wars' words and its table picture on the site."""
+        return WaroongPresentation()
 
     def action_table(self, config: MatchConfig) -> ActionTable:
         return action_table(config.players, config.variant == FIVE_STARS)

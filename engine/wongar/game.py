@@ -8,6 +8,7 @@ from engine.core import ActionTable, Game, MatchConfig, State, Variant, WireMap
 from engine.wongar.actions import layout
 from engine.wongar.board import board_from_knob
 from engine.wongar.knobs import KNOBS
+from engine.wongar.presentation import WongarPresentation
 from engine.wongar.sampling import sample_state
 from engine.wongar.state import WongarState, build_table_for
 
@@ -29,6 +30,10 @@ class WongarGame(Game):
         ),
     )
     knobs = KNOBS
+
+    def presentation(self) -> WongarPresentation:
+        """Wongar's words and its board picture on the site."""
+        return WongarPresentation()
 
     def action_table(self, config: MatchConfig) -> ActionTable:
         """Every action of this configuration (see :mod:`engine.wongar.actions`)."""

@@ -11,9 +11,11 @@ import sys
 import pytest
 from rich.console import Console
 
-from arena.cli.audience import WAROONG_PHASES, WONGAR_DECISIONS, audience_view, next_up
+from arena.cli.audience import audience_view, next_up
 from arena.record import DecisionRecord
 from engine.registry import get_game
+from engine.waroong.presentation import PHASES as WAROONG_PHASES
+from engine.wongar.presentation import DECISIONS as WONGAR_DECISIONS
 
 BOTS = ["first", "second\x1b[31m", "third"]
 

@@ -59,22 +59,6 @@ window.ArenaReplay = (function () {
     return rank + tail;
   }
 
-  // A readable line for one engine event: its type in plain words, then its fields.
-  function describeEvent(event, bots) {
-    const parts = [];
-    for (const [key, value] of Object.entries(event)) {
-      if (key === "type") continue;
-      if (key === "seat" && typeof value === "number") {
-        parts.push(seatName(value, bots));
-      } else if ((key === "to" || key === "by" || key === "target") && typeof value === "number") {
-        parts.push(plain(key) + " " + seatName(value, bots));
-      } else {
-        parts.push(plain(key) + " " + (typeof value === "object" ? describeValue(value) : String(value)));
-      }
-    }
-    return plain(event.type || "event") + (parts.length ? ": " + parts.join(", ") : "");
-  }
-
   function describeValue(value) {
     if (value === null) return "none";
     if (Array.isArray(value)) return value.map(describeValue).join(", ") || "none";
@@ -238,16 +222,18 @@ window.ArenaReplay = (function () {
       try { history.replaceState(null, "", "#" + hash); } catch (err) { /* a page that may not change its address */ }
     }
 
+    // The step's events in the game's own words (arena/site/frames.py); the omniscient view says
+    // who saw a private one.
     showHappened() {
       this.happened.replaceChildren();
       const seat = this.seat;
-      for (const [seats, event] of this.events) {
+      for (const [seats, text] of this.events) {
         if (seat !== null && seats !== null && !seats.includes(seat)) continue;
-        const secret = seats !== null;
-        if (seat === null && secret && event.type === "deal" && seats.length === 1) {
-          this.happened.append(el("li", { class: "private" }, describeEvent(event, this.data.bots) + " (seen by " + seatName(seats[0], this.data.bots) + ")"));
+        if (seats === null) {
+          this.happened.append(el("li", {}, text));
         } else {
-          this.happened.append(el("li", secret ? { class: "private" } : {}, describeEvent(event, this.data.bots)));
+          const seen = seat === null ? " (seen by " + seats.map((s) => seatName(s, this.data.bots)).join(", ") + ")" : "";
+          this.happened.append(el("li", { class: "private" }, text + seen));
         }
       }
       if (!this.happened.children.length) {
