@@ -27,7 +27,7 @@ app = typer.Typer(
     help="Run bot competitions for multiplayer board and card games.\n\n"
     "\b\nExamples:\n"
     "  arena games\n"
-    "  arena play wongar --bot random --bot greedy --bot ismcts\n"
+    "  arena play GAME --bot random --bot greedy --bot ismcts\n"
     "  arena tournament run",
     no_args_is_help=True,
     pretty_exceptions_enable=False,

@@ -18,7 +18,6 @@ from arena.inert import terminal
 from arena.record import DecisionRecord
 from engine.core import State
 from engine.presentation import Presentation, seat_names
-from engine.registry import get_game
 
 
 def names_of(bots: Sequence[str]) -> list[str]:
@@ -26,25 +25,15 @@ def names_of(bots: Sequence[str]) -> list[str]:
     return seat_names([terminal(bot) for bot in bots])
 
 
-def presentation_of(state: State) -> Presentation:
-    """The presentation of ``state``'s game."""
-    return get_game(state.config.key).presentation()
-
-
-def next_up(state: State, bots: Sequence[str]) -> str:
-    """Who decides next and what, in plain words (``game over`` at the end)."""
-    return presentation_of(state).next_text(state, names_of(bots))
-
-
 def _places(scores: Sequence[int | None]) -> list[int | None]:
     known = [s for s in scores if s is not None]
     return [None if mine is None else 1 + sum(1 for other in known if other > mine) for mine in scores]
 
 
-def scoreboard(state: State, bots: Sequence[str]) -> Table:
+def scoreboard(state: State, bots: Sequence[str], presentation: Presentation) -> Table:
     """Every seat's bot and its score now, with its place as things stand (the final places, ties
-    broken by the rules, once the game is over)."""
-    scores: Sequence[int | None] = presentation_of(state).running_scores(state) or [None] * len(bots)
+    broken by the rules, once the game is over); ``–`` where the game does not say."""
+    scores: Sequence[int | None] = presentation.running_scores(state) or [None] * len(bots)
     places = list(state.result().ranks) if state.is_over() else _places(scores)
     table = Table(box=None, pad_edge=False, show_edge=False)
     for column in ("seat", "bot", "score", "place now"):
@@ -57,17 +46,19 @@ def scoreboard(state: State, bots: Sequence[str]) -> Table:
     return table
 
 
-def audience_view(state: State, decision: DecisionRecord, count: int, bots: Sequence[str]) -> RenderableType:
-    """The display after decision number ``count`` (1 for the first): scores, what just happened,
-    what comes next, and the board."""
-    presentation, names = presentation_of(state), names_of(bots)
+def audience_view(
+    state: State, decision: DecisionRecord, count: int, bots: Sequence[str], presentation: Presentation
+) -> RenderableType:
+    """The display after decision number ``count`` (1 for the first) in the words of ``state``'s
+    game (``presentation``): scores, what just happened, what comes next, and the board."""
+    names = names_of(bots)
     label = presentation.action_text(state, decision.seat, decision.action)
     if decision.fallback:
         happened = f"the referee chose for {names[decision.seat]} after a fault: {label}"
     else:
         happened = f"{names[decision.seat]}: {label} ({decision.elapsed * 1000:.0f} ms)"
     return Group(
-        scoreboard(state, bots),
+        scoreboard(state, bots, presentation),
         Text(f"decision {count}: {happened}", style="yellow" if decision.fallback else "bold"),
         Text(f"next: {presentation.next_text(state, names)}"),
         Panel(Text(presentation.picture(state)), title=f"{state.config.game} ({state.config.variant})", title_align="left"),

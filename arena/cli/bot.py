@@ -19,7 +19,7 @@ from engine.registry import get_game
 bot_app = typer.Typer(
     help="Bots: check that a bot speaks the protocol.\n\n"
     "\b\nExamples:\n"
-    '  arena bot check "python3 mybot.py" --game wongar',
+    '  arena bot check "python3 mybot.py" --game GAME',
     no_args_is_help=True,
 )
 
@@ -47,7 +47,7 @@ def check_command(
 
     \b
     Examples:
-      arena bot check "python3 mybot.py" --game wongar
+      arena bot check "python3 mybot.py" --game GAME
     """
     with user_errors():
         spec = resolve_bot(bot)

@@ -91,7 +91,7 @@ def show_command(
 
     \b
     Examples:
-      arena games show wongar --variant initiated --players 4 --json
+      arena games show GAME --players 4 --json
     """
     with user_errors():
         chosen = get_game(game)

@@ -44,7 +44,7 @@ def parse_knobs(pairs: list[str]) -> dict[str, object]:
 
 
 def play_command(
-    game: Annotated[str, typer.Argument(help="The game, e.g. wongar (see arena games).")],
+    game: Annotated[str, typer.Argument(help="The game's name (see arena games).")],
     bot: Annotated[
         list[str],
         typer.Option("--bot", "-b", help="A bot per seat: a built-in name, a command, a manifest .toml, "
@@ -106,10 +106,10 @@ def play_command(
 
     \b
     Examples:
-      arena play wongar --bot random --bot random --bot random
-      arena play waroong -b random -b "python3 mybot.py" -b bots/mine.toml --tc 1s+100ms/10s --watch
-      arena play wongar --listen tcp://0.0.0.0:7777 -b remote:alice -b random -b random
-      arena play wongar -b "python3 mybot.py" -b random -b random -n 1000
+      arena play GAME --bot random --bot random --bot random
+      arena play GAME -b random -b "python3 mybot.py" -b bots/mine.toml --tc 1s+100ms/10s --watch
+      arena play GAME --listen tcp://0.0.0.0:7777 -b remote:alice -b random -b random
+      arena play GAME -b "python3 mybot.py" -b random -b random -n 1000
 
     Each remote:NAME seat gets a connection file NAME.env (see docs/remote.md); the match starts
     once every remote bot has connected, within --wait seconds.
@@ -148,6 +148,7 @@ def play_command(
         raise fail("--delay cannot be negative")
     seed = secrets.randbits(64) if seed is None else seed
     limits = bot_limits(frame_limit_kb)
+    presentation = chosen.presentation()  # how --watch words the game
     if listen is not None:
         hosting = Hosting(listen, connect_dir, wait, address)
         seats = [Seat(spec, name is not None) for spec, name in zip(specs, remote)]
@@ -159,7 +160,7 @@ def play_command(
             if made[0] == 0:
                 watching.start()
             made[0] += 1
-            watching.update(audience_view(state, decision, made[0], [s.name for s in specs]),
+            watching.update(audience_view(state, decision, made[0], [s.name for s in specs], presentation),
                             refresh=True)
             time.sleep(delay)
 
@@ -186,7 +187,7 @@ def play_command(
 
                 def show(state: State, decision: DecisionRecord) -> None:
                     made[0] += 1
-                    live.update(audience_view(state, decision, made[0], names), refresh=True)
+                    live.update(audience_view(state, decision, made[0], names, presentation), refresh=True)
                     time.sleep(delay)
 
                 result = run_match(chosen, config, dealing.engine_seed(seed), specs, control, policy,

@@ -36,7 +36,7 @@ games_app = typer.Typer(
     help="Games: what can be played, and what was played.\n\n"
     "\b\nExamples:\n"
     "  arena games\n"
-    "  arena games show wongar --players 4\n"
+    "  arena games show GAME --players 4\n"
     "  arena games list --db league.db",
 )
 

@@ -11,6 +11,7 @@ import typer
 from rich.table import Column, Table
 from rich.text import Text
 
+import bots as builtin_bots
 from arena.cli.common import console, fail, inert, say, user_errors
 from arena.cli.results import DEFAULT_DB, DbOpt, TournamentOpt, open_store
 from arena.clock import CLOCK_HELP
@@ -57,8 +58,9 @@ ConfigArg = Annotated[
     ),
 ]
 
-#: The tournament played when no config file is given.
-DEFAULT_CONFIG = Path(__file__).resolve().parent.parent / "tournament" / "default.toml"
+#: The tournament played when no config file is given: the built-in bots' ladder, kept with them
+#: (it names the game they play in it).
+DEFAULT_CONFIG = Path(builtin_bots.__file__).resolve().parent / "ladder.toml"
 Seed = Annotated[int | None, typer.Option("--seed", help="Master seed (overrides the config).")]
 Deals = Annotated[int | None, typer.Option("--deals", help="Deals per table (overrides the config).")]
 Concurrency = Annotated[
@@ -336,8 +338,8 @@ def run_command(
 ) -> None:
     """Play the tournament into the results database, then print its leaderboard; games already
     stored are not replayed. Without CONFIG, the built-in ladder: random, greedy and ismcts at one
-    table of Wongar, ten deals in duplicate, node budgets (greedy 4, ismcts 60) under a 1 s
-    clock. Untrusted bots (any but built-in and `trusted = true` ones) run in the sandbox; without
+    table of the game its file (bots/ladder.toml) names, ten deals in duplicate, node budgets
+    (greedy 4, ismcts 60) under a 1 s clock. Untrusted bots (any but built-in and `trusted = true` ones) run in the sandbox; without
     a working one (see `arena doctor`) the run is refused unless --no-sandbox is given.
 
     Ctrl-C stops cleanly (games in progress are dropped, never half-stored); run again or use

@@ -21,8 +21,8 @@ from arena.store.db import Store
 from arena.tournament.config import config_from_plain
 from arena.tournament.display import Tally
 from arena.tournament.schedule import build_schedule
-from engine.core import EngineError, IllegalAction, MatchConfig, State
-from engine.presentation import Presentation, seat_names
+from engine.core import EngineError, Game, IllegalAction, MatchConfig, State
+from engine.presentation import seat_names
 from engine.registry import get_game
 from leaderboards.errors import LeaderboardError
 from leaderboards.model import RatingSettings
@@ -40,7 +40,7 @@ class _Following:
     for each (the action, or without ``show_hands`` only what every seat saw of it)."""
 
     state: State
-    presentation: Presentation
+    game: Game
     applied: int
     labels: list[str]
 
@@ -143,11 +143,11 @@ class Watch:
                 game = get_game(f"{header['game']}@{header['version']}")
                 config = MatchConfig(str(header["game"]), int(header["version"]), str(header["variant"]),
                                      len(bots), dict(header.get("knobs", {})))
-                following = _Following(game.start(config, int(header["seed"])), game.presentation(), 0, [])
+                following = _Following(game.start(config, int(header["seed"])), game, 0, [])
             except (EngineError, ValueError, TypeError):
                 return None
             self._following[game_id] = following
-        state, presentation, names = following.state, following.presentation, seat_names(bots)
+        state, presentation, names = following.state, following.game.presentation(), seat_names(bots)
         for seat, action, ms, fallback in live.decisions[following.applied:]:
             label = presentation.action_text(state, seat, action)
             seen = len(state.log)
@@ -164,7 +164,7 @@ class Watch:
         # Keys the game keeps private stay out of the public channel even when the seats' values
         # happen to be alike now: without --show-hands the page must not receive them at all.
         public, private = split_views([state.observation(s) for s in range(len(bots))],
-                                      game_private_keys(state.config))
+                                      game_private_keys(following.game, state.config))
         recent = [
             [seat, following.labels[i]] for i, (seat, _, _, _) in enumerate(live.decisions[:following.applied])
         ][-RECENT:]

@@ -21,7 +21,7 @@ from typing import Any
 
 from arena.record import MatchRecord
 from arena.tournament import TournamentError
-from engine.core import EngineError, IllegalAction, MatchConfig
+from engine.core import EngineError, Game, IllegalAction, MatchConfig
 from engine.presentation import seat_names
 from engine.registry import get_game
 
@@ -70,18 +70,16 @@ def private_keys(steps: Sequence[Sequence[Mapping[str, Any]]]) -> set[str]:
 PLAYOUTS = 3
 
 
-def game_private_keys(config: MatchConfig) -> frozenset[str]:
-    """The keys a game of ``config`` keeps private to a seat, as found in a few seeded random
-    playouts: for following a game in play, where the seats' values may be alike now and still
-    secret (every hand empty, or the same)."""
-    return _game_private_keys(config.game, config.version, config.variant, config.players,
-                              json.dumps(dict(config.knobs), sort_keys=True))
+def game_private_keys(game: Game, config: MatchConfig) -> frozenset[str]:
+    """The keys ``game`` keeps private to a seat in a match of ``config``, as found in a few seeded
+    random playouts: for following a game in play, where the seats' values may be alike now and
+    still secret (every hand empty, or the same)."""
+    return _game_private_keys(game, config.variant, config.players, json.dumps(dict(config.knobs), sort_keys=True))
 
 
 @cache
-def _game_private_keys(game_name: str, version: int, variant: str, players: int, knobs: str) -> frozenset[str]:
-    game = get_game(f"{game_name}@{version}")
-    config = MatchConfig(game_name, version, variant, players, json.loads(knobs))
+def _game_private_keys(game: Game, variant: str, players: int, knobs: str) -> frozenset[str]:
+    config = MatchConfig(game.name, game.version, variant, players, json.loads(knobs))
     found: set[str] = set()
     for seed in range(PLAYOUTS):
         state = game.start(config, seed)
@@ -120,14 +118,17 @@ def split_views(
 _ABSENT = object()
 
 
-def replay_data(record: MatchRecord, game_id: str, about: Mapping[str, Any] | None = None) -> dict[str, Any]:
+def replay_data(
+    record: MatchRecord, game_id: str, about: Mapping[str, Any] | None = None, game: Game | None = None
+) -> dict[str, Any]:
     """The replay of ``record`` as plain data for the viewer (see the module docstring).
 
-    ``about`` adds facts for the page (tournament, placement). Raises :class:`TournamentError` if
-    the record does not replay through its engine.
+    ``about`` adds facts for the page (tournament, placement); ``game`` is the record's game (the
+    registered one of the record's key when ``None``). Raises :class:`TournamentError` if the
+    record does not replay through its engine.
     """
     try:
-        game = get_game(f"{record.game}@{record.version}")
+        game = get_game(f"{record.game}@{record.version}") if game is None else game
         state = game.start(record.config, record.seed)
     except EngineError as exc:
         raise TournamentError(f"game {game_id}: cannot rebuild it: {exc}") from None
@@ -159,7 +160,7 @@ def replay_data(record: MatchRecord, game_id: str, about: Mapping[str, Any] | No
             raise TournamentError(f"game {game_id}: decision {ply} does not replay: {exc}") from None
         log.append([decision.seat, label, round(decision.elapsed * 1000, 1), decision.info, decision.fallback])
         look()
-    hidden = private_keys([views for views, _, _ in moments]) | game_private_keys(record.config)
+    hidden = private_keys([views for views, _, _ in moments]) | game_private_keys(game, record.config)
     for views, scores, events in moments:
         public, private = split_views(views, hidden)
         step: dict[str, Any] = {"pub": diff(previous_public, public)}

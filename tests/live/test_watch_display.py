@@ -11,7 +11,7 @@ import sys
 import pytest
 from rich.console import Console
 
-from arena.cli.audience import audience_view, next_up
+from arena.cli.audience import audience_view, names_of
 from arena.record import DecisionRecord
 from engine.registry import get_game
 from engine.waroong.presentation import PHASES as WAROONG_PHASES
@@ -36,7 +36,8 @@ def watched(game_name: str, seed: int, every: int = 6) -> dict[int, str]:
         if count % every and count != 5 and not state.is_over():
             continue
         console = Console(record=True, width=110, file=io.StringIO())
-        console.print(audience_view(state, DecisionRecord(seat, action, 0.004, fallback=count == 5), count, BOTS))
+        console.print(audience_view(state, DecisionRecord(seat, action, 0.004, fallback=count == 5), count, BOTS,
+                                   game.presentation()))
         shown[count] = console.export_text()
     return shown
 
@@ -63,7 +64,7 @@ def test_what_comes_next_is_said_in_plain_words(game: str) -> None:
 def test_next_up_names_the_seat_and_the_decision() -> None:
     game = get_game("wongar")
     state = game.start(game.configure(3, None, {}), 3)
-    text = next_up(state, BOTS)
+    text = game.presentation().next_text(state, names_of(BOTS))
     assert text.startswith(f"seat {state.to_move()[0]} (") and " to " in text
     assert text.split(" to ", 1)[1].split(" in ")[0] in WONGAR_DECISIONS.values()
 
