@@ -13,15 +13,16 @@ from arena.record import DecisionRecord, MatchRecord
 from arena.site.frames import replay_data
 from arena.site.pages import render_page
 from arena.site.viewers import viewer_of
+from engine.core import State
 from engine.presentation import Presentation, generic_event_text, seat_names
-from tests.presentation.toy_game import GAME, PebblesState
+from tests.presentation.toy_game import GAME
 
 BOTS = ("ann", "bob", "cy")
 #: Seats 0, 1, 2 take in turn: every seat 2, then every seat 1, then 2, 1, 2: piles 5, 4, 5.
 TAKES = (1, 1, 1, 0, 0, 0, 1, 0, 1)
 
 
-def played(upto: int) -> PebblesState:
+def played(upto: int) -> State:
     state = GAME.start(GAME.configure(3), 0)
     for action in TAKES[:upto]:
         state.apply_checked(state.to_move()[0], action)
