@@ -14,6 +14,7 @@ from conformance_playout import play_out, random_decision
 from game_setups import Setup, every_setup
 
 from engine.core import ConfigError, IllegalAction, State, replay
+from engine.presentation import seat_names
 from engine.registry import games
 
 SETUPS = every_setup()
@@ -259,3 +260,25 @@ def test_sampled_states_match_the_observation_and_play_on(setup: Setup) -> None:
             state.apply(*random_decision(state, rng))
     assert sampled_points > 10
 
+
+
+@pytest.mark.parametrize("setup", SETUPS, ids=IDS)
+def test_the_presentation_says_something_at_every_step(setup: Setup) -> None:
+    presentation = setup.game.presentation()
+    players = setup.config.players
+    names = seat_names([f"bot{s}" for s in range(players)])
+    state = setup.game.start(setup.config, 41)
+    rng = random.Random(3)
+    while not state.is_over():
+        scores = presentation.running_scores(state)
+        assert scores == [] or (len(scores) == players and all(isinstance(s, int) for s in scores))
+        assert presentation.next_text(state, names) and presentation.picture(state)
+        seat, action = random_decision(state, rng)
+        assert presentation.action_text(state, seat, action)
+        seen = len(state.log)
+        state.apply(seat, action)
+        assert all(presentation.event_text(e.data, names) for e in state.log[seen:])
+    assert presentation.running_scores(state) in ([], list(state.result().scores))
+    assert presentation.next_text(state, names) == "game over"
+    for text in (presentation.viewer_script(), presentation.viewer_style()):
+        assert text is None or text.strip()
