@@ -93,9 +93,9 @@ class CheckReport:
 
     def margin_warning(self) -> str | None:
         """One line if the reply p99 is above half the move time (the bot is near its limit and may
-        time out on a busier machine), else ``None``."""
+        time out on a busier machine), else ``None`` (also where the move time is 0: a bank only)."""
         p99 = self.percentile(99)
-        if p99 is None or p99 <= self.move / 2:
+        if p99 is None or not self.move or p99 <= self.move / 2:
             return None
         return (f"reply p99 {p99 * 1000:.0f} ms {_CHARGED.get(self.clock, '')} is over half the "
                 f"{self.move * 1000:.0f} ms move time: on a busier machine the bot may time out")

@@ -18,6 +18,7 @@ from typer.testing import CliRunner
 
 from arena import __version__
 from arena.cli.app import app
+from arena.conformance import CheckReport
 
 #: ``arena bot check`` runs the bot as the untrusted bot it is, sandboxed.
 pytestmark = pytest.mark.usefixtures("working_sandbox")
@@ -75,6 +76,18 @@ def test_check_and_play_greet_with_the_same_server(tmp_path: Path) -> None:
     }
     assert greetings == {f"server=arena {__version__}"}
     assert {p.parent.name for p in tmp_path.glob("*/*.log") if "server=" in p.read_text()} == {"check", "play"}
+
+
+def test_the_margin_warning_names_the_p99_and_the_move_time_and_starts_above_half() -> None:
+    def report(latencies: tuple[float, ...], move: float) -> CheckReport:
+        return CheckReport("b", 3, 1, len(latencies), latencies, (), "wall", move)
+
+    assert report((0.1, 0.5, 0.5), 1.0).margin_warning() is None, "exactly half"
+    assert report((0.1, 0.501, 0.501), 1.0).margin_warning() == (
+        "reply p99 501 ms of elapsed time is over half the 1000 ms move time: on a busier machine "
+        "the bot may time out")
+    assert report((0.9,), 0.0).margin_warning() is None, "no move time: a bank only"
+    assert report((), 1.0).margin_warning() is None
 
 
 #: Three phases of one round: a 40-decision match, so three slow replies set its p99.
