@@ -3,7 +3,13 @@
 The bot under test is started once per seat; the copies handshake, answer pings, play several
 matches in the same processes (start, many decisions, end), answer pings again, and must exit on
 ``bye``. Each fault the referee records becomes a :class:`Breach` with what to fix; so do a refused
-``hello`` (with the referee's reason) and replies the referee dropped (with the ``seq`` it expected).
+``hello`` (with the referee's reason), replies the referee dropped (with the ``seq`` it expected) and
+replies it accepted only within its grace.
+
+A reply's time is what its decision is charged: CPU seconds of all the bot's processes under the CPU
+clock, elapsed seconds under the wall clock (``MatchRecord.detail["clock"]`` says which). A reply
+charged more than the move time plus the bank is a breach even though the grace let it through; a
+reply p99 above half the move time earns a warning (:meth:`CheckReport.margin_warning`).
 """
 
 from __future__ import annotations
@@ -19,7 +25,7 @@ from arena import __version__
 from arena.clock import ClockRule, TimeControl
 from arena.handle import EXITED_EARLY, BotHandle, close_all
 from arena.manifest import BotSpec
-from arena.record import FaultKind, MatchRecord
+from arena.record import DecisionRecord, FaultKind, MatchRecord
 from arena.referee import FaultPolicy, play_match
 from engine.core import Game, MatchConfig
 from protocols.transport import Hub
@@ -40,6 +46,11 @@ _FIXES = {
 _EXIT_FIX = ("the program ended before its hello: its output says why. In the sandbox it sees, of "
              "its folder, only the files its command names and its manifest's files "
              "(docs/isolation.md)")
+_GRACE_FIX = ("answer within clock.move_ms (plus clock.bank_ms, if any): the grace after it only "
+              "absorbs delays in delivery, and a bot that uses it times out on a busier machine "
+              "(SPEC.md §5)")
+#: Words naming the time a clock charges, as the warning and breaches print it.
+_CHARGED = {"cpu": "of CPU time", "wall": "of elapsed time"}
 _DROP_FIX = ("reply once to each act or ping, with its seq, and send nothing else: dropped frames "
              "are not read, so their decisions time out (SPEC.md §2, §4); arena -v bot check "
              "logs each drop")
@@ -55,7 +66,9 @@ class Breach:
 
 @dataclass(frozen=True, slots=True)
 class CheckReport:
-    """What ``check_bot`` saw: decisions answered, reply latencies (s) and breaches."""
+    """What ``check_bot`` saw: decisions answered, the time each reply was charged (``latencies``, in
+    seconds, under ``clock``: ``"cpu"`` or ``"wall"``, ``""`` if no match was played), the move time
+    of the time control (s) and the breaches."""
 
     bot: str
     copies: int
@@ -63,6 +76,8 @@ class CheckReport:
     decisions: int
     latencies: tuple[float, ...]
     breaches: tuple[Breach, ...]
+    clock: str = ""
+    move: float = 0.0
 
     @property
     def passed(self) -> bool:
@@ -75,6 +90,15 @@ class CheckReport:
             return self.latencies[0] if self.latencies else None
         cuts = statistics.quantiles(self.latencies, n=100, method="inclusive")
         return cuts[min(98, max(0, round(q) - 1))]
+
+    def margin_warning(self) -> str | None:
+        """One line if the reply p99 is above half the move time (the bot is near its limit and may
+        time out on a busier machine), else ``None`` (also where the move time is 0: a bank only)."""
+        p99 = self.percentile(99)
+        if p99 is None or not self.move or p99 <= self.move / 2:
+            return None
+        return (f"reply p99 {p99 * 1000:.0f} ms {_CHARGED.get(self.clock, '')} is over half the "
+                f"{self.move * 1000:.0f} ms move time: on a busier machine the bot may time out")
 
 
 def check_bot(
@@ -108,6 +132,9 @@ def check_bot(
         first: dict[FaultKind, str] = {}
         dropped = 0
         first_drop = ""
+        allowance = time_control.move + time_control.bank
+        over: list[str] = []
+        charge = ""
         for number in range(matches):
             if not all(h.alive() for h in handles):
                 break
@@ -125,16 +152,36 @@ def check_bot(
             if sum(match_drops) and not first_drop:
                 first_drop = _first_drop(handles, number + 1, match_drops)
             dropped += sum(match_drops)
-            answered = [d for d in record.decisions if not d.fallback]
-            decisions += len(answered)
-            latencies.extend(d.elapsed for d in answered)
+            charge = str(record.detail["clock"])
+            for ply, decision in enumerate(record.decisions):
+                if decision.fallback:
+                    continue
+                charged = _charged(decision, charge)
+                decisions += 1
+                latencies.append(charged)
+                if charged > allowance:
+                    over.append(f"match {number + 1}, seat {decision.seat}, decision {ply}: "
+                                f"{charged * 1000:.0f} ms {_CHARGED[charge]}")
+        if over:
+            breaches.append(Breach(
+                f"replies over the {allowance * 1000:.0f} ms a decision may take (accepted within "
+                f"the grace) ×{len(over)}, first at {over[0]}", _GRACE_FIX))
         if dropped:
             breaches.append(Breach(f"replies dropped ×{dropped}, first at {first_drop}", _DROP_FIX))
         for kind, count in counts.items():
             breaches.append(Breach(f"{kind.value} ×{count}, first at {first[kind]}", _FIXES[kind]))
         breaches.extend(_pings(handles, "after the matches"))
         breaches.extend(_byes(handles))
-    return CheckReport(spec.name, config.players, played, decisions, tuple(latencies), tuple(breaches))
+    return CheckReport(spec.name, config.players, played, decisions, tuple(latencies), tuple(breaches),
+                       charge, time_control.move)
+
+
+def _charged(decision: DecisionRecord, clock: str) -> float:
+    """The seconds ``decision``'s reply was charged under ``clock``: its CPU time under the CPU
+    clock, its elapsed time under the wall clock."""
+    if clock == "cpu" and decision.cpu is not None:
+        return decision.cpu
+    return decision.elapsed
 
 
 def _start_breach(failure: str, refusals: list[str]) -> Breach:

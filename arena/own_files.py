@@ -12,18 +12,35 @@ names (``python3 bot.py --data .``) is not one of them: a bot that needs a folde
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import NamedTuple
 
 from arena.manifest import BotSpec
+
+
+class CommandName(NamedTuple):
+    """One argument of a bot's command that may name its code: a module (after ``-m``) or,
+    otherwise, possibly a file."""
+
+    arg: str
+    module: bool
+
+
+def command_names(command: Sequence[str]) -> Iterator[CommandName]:
+    """Every argument of ``command``, its program first, in order, each marked as the module of a
+    ``-m`` or not: the one reading of a command line both the sandbox's view (:func:`own_files`)
+    and the tournament's fingerprint (:func:`arena.tournament.botfiles.bot_files`) resolve."""
+    for i, arg in enumerate(command):
+        yield CommandName(arg, i > 0 and command[i - 1] == "-m")
 
 
 def own_files(spec: BotSpec) -> tuple[Path, ...]:
     """The absolute paths, as the bot names them (``..`` folded, links kept), of the files and
     folders ``spec`` may see, in the order named, without repeats."""
     found: dict[Path, None] = {}
-    command = spec.command
-    for i, arg in enumerate(command):
-        if i > 0 and command[i - 1] == "-m":
+    for arg, module in command_names(spec.command):
+        if module:
             package = _module_source(arg, spec.cwd)
             if package is not None:
                 found[package] = None

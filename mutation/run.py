@@ -18,6 +18,8 @@ import json
 import re
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,6 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 MODULES = (
     "arena/clock.py",
     "protocols/codec.py",
+    "arena_bot/codec.py",
     "arena/store/db.py",
     "arena/referee.py",
     "protocols/transport.py",
@@ -48,6 +51,10 @@ MODULES = (
     "leaderboards/sprt.py",
     "arena/tournament/schedule.py",
 )
+#: Packages that live elsewhere in the tree, linked at the root while mutmut runs: mutmut names a
+#: module by its path and puts only ``mutants/`` on the import path, so a package is mutated where
+#: its import name says it is (a lasting link would make the package appear twice to setuptools).
+LINKED = {"arena_bot": ROOT / "sdk" / "python" / "arena_bot"}
 EQUIVALENT = ROOT / "mutation" / "equivalent.md"
 KILLED = {1, 3}
 TIMEOUT = {36, 24, -24, 152, 255}
@@ -104,7 +111,25 @@ def run(module: str, max_children: int) -> int:
     pattern = module.removesuffix(".py").replace("/", ".") + ".*"
     command = [sys.executable, "-m", "mutmut", "run", "--max-children", str(max_children), pattern]
     print("$", " ".join(command), flush=True)
-    return subprocess.run(command, cwd=ROOT, check=False).returncode
+    with linked():
+        return subprocess.run(command, cwd=ROOT, check=False).returncode
+
+
+@contextmanager
+def linked() -> Iterator[None]:
+    """The :data:`LINKED` packages linked at the root for the span of the block (a link already
+    there is left as it is)."""
+    made: list[Path] = []
+    try:
+        for name, target in LINKED.items():
+            link = ROOT / name
+            if not link.exists() and not link.is_symlink():
+                link.symlink_to(target.relative_to(ROOT), target_is_directory=True)
+                made.append(link)
+        yield
+    finally:
+        for link in made:
+            link.unlink()
 
 
 def table(modules: list[str]) -> list[Score]:

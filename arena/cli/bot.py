@@ -42,8 +42,10 @@ def check_command(
 ) -> None:
     """Check a bot: handshake, ping, several matches (start, decisions, end) in one process, bye.
 
-    Prints reply latency p50/p99 and every breach of the protocol with what to fix; exits 1 if
-    there is any.
+    Prints reply latency p50/p99 (the time each reply was charged: CPU time under the CPU clock,
+    elapsed time under the wall clock), a warning if the p99 is over half the move time, and every
+    breach of the protocol with what to fix (a reply over the move time plus the bank is one);
+    exits 1 if there is any.
 
     \b
     Examples:
@@ -72,6 +74,9 @@ def _print(report: CheckReport) -> None:
     table.add_row("reply p50", "-" if p50 is None else f"{p50 * 1000:.2f} ms")
     table.add_row("reply p99", "-" if p99 is None else f"{p99 * 1000:.2f} ms")
     console.print(table)
+    warning = report.margin_warning()
+    if warning is not None:
+        err_console.print(Text.assemble(("warning:", "bold yellow"), " ", warning))
     for breach in report.breaches:
         what = Text("\n  ").join(inert(line) for line in breach.what.splitlines())
         err_console.print(Text.assemble(

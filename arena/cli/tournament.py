@@ -30,6 +30,7 @@ from arena.tournament.cpus import slot_pinnings
 from arena.tournament.dealbook import describe_deals, public_deals_allowed
 from arena.tournament.display import Display, Tally
 from arena.tournament.executors import Executor, LocalExecutor
+from arena.tournament.scratch import runner_scratch
 from arena.tournament.plan import effective_concurrency, make_plan
 from arena.tournament.late import add_late_entry, late_entry
 from arena.tournament.runner import RunSummary, run_tournament, validate
@@ -591,7 +592,7 @@ def _play(
     display = Display(Tally(total=total), console, config.name)
     resume = f"arena tournament resume --db {store.path}"
     try:
-        with user_errors(), display:
+        with user_errors(), display, runner_scratch():
             try:
                 executor = with_remote_lane(executor, config, store.path)
                 summary = run_tournament(config, store, executor, display, allow_changed,

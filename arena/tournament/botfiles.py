@@ -9,7 +9,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
 from arena.manifest import BotSpec
-from arena.own_files import files_within, own_files
+from arena.own_files import command_names, files_within, own_files
 
 
 def bot_files(spec: BotSpec) -> list[Path]:
@@ -17,9 +17,8 @@ def bot_files(spec: BotSpec) -> list[Path]:
     ``-m module`` (every ``.py`` file of its package when it is one of a package)."""
     cwd = spec.cwd or Path.cwd()
     found: list[Path] = []
-    command = list(spec.command)
-    for i, arg in enumerate(command):
-        if i > 0 and command[i - 1] == "-m":
+    for arg, module in command_names(spec.command):
+        if module:
             found.extend(_module_files(arg, spec.cwd))
             continue
         path = Path(arg) if Path(arg).is_absolute() else cwd / arg

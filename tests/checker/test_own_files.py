@@ -8,7 +8,17 @@ from pathlib import Path
 import pytest
 
 from arena.manifest import BotSpec, ManifestError, load_manifest
-from arena.own_files import files_within, own_files
+from arena.own_files import CommandName, command_names, files_within, own_files
+
+
+def test_a_command_line_is_read_as_its_arguments_each_a_module_after_dash_m_or_not() -> None:
+    command = ("python3", "-u", "-m", "pkg.main", "--book", "-m", "../b.py")
+    assert list(command_names(command)) == [
+        CommandName("python3", False), CommandName("-u", False), CommandName("-m", False),
+        CommandName("pkg.main", True), CommandName("--book", False), CommandName("-m", False),
+        CommandName("../b.py", True),
+    ]
+    assert [n.module for n in command_names(("-m", "-m", "x"))] == [False, True, True]
 
 
 def test_the_files_a_command_names_are_its_own_wherever_they_are(tmp_path: Path) -> None:

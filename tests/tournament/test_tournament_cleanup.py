@@ -1,5 +1,5 @@
 """Nothing left behind: no resource-tracker warnings however the runner ends, and the temporary
-folders of a killed worker are removed when the next runner starts."""
+folders of a killed worker or runner are removed when the next runner starts."""
 
 from __future__ import annotations
 
@@ -36,6 +36,13 @@ def runner(config: Path, db: Path, tmp: Path | None = None) -> subprocess.Popen[
     return subprocess.Popen([*ARENA, "tournament", "run", str(config), "--db", str(db)],
                             cwd=config.parent, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                             text=True, env=env)
+
+
+def resumer(db: Path, tmp: Path) -> subprocess.Popen[str]:
+    """``arena tournament resume`` of ``db`` with ``tmp`` as its temporary folder."""
+    return subprocess.Popen([*ARENA, "tournament", "resume", "--db", str(db)], cwd=db.parent,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "TMPDIR": str(tmp)})
 
 
 @pytest.mark.parametrize("stop", [
@@ -92,3 +99,52 @@ def test_a_killed_worker_s_folders_are_removed_at_the_next_start(
     assert resumed.returncode == 0, resumed.stderr
     assert list(short_tmp.iterdir()) == [], "the next start removed what the killed worker left"
     assert results(db) == results(reference_db)
+
+
+
+def start_check_folders(tmp: Path) -> int:
+    """Private folders under ``tmp`` of bots the runner itself started (its start check), not a
+    worker's."""
+    try:
+        found = [p for p in tmp.rglob("arena-bot-*")
+                 if not p.relative_to(tmp).parts[0].startswith("arena-worker-")]
+    except OSError:  # a folder vanished while it was read
+        return 0
+    return len(found)
+
+
+
+@pytest.mark.parametrize("when", ["in its start check", "after a stored game"])
+def test_a_killed_runner_leaves_nothing_in_the_temporary_folder_after_the_next_start(
+    tmp_path: Path, marker: str, short_tmp: Path, when: str
+) -> None:
+    gate = tmp_path / "hold-hello"
+    config = tmp_path / "league.toml"
+    if when == "in its start check":
+        gate.touch()
+        config.write_text(league_toml(marker, bots=3, hello_gate=gate))
+    else:
+        config.write_text(league_toml(marker, bots=3, pause=0.02))
+    db = tmp_path / "k.db"
+    running = runner(config, db, short_tmp)
+    try:
+        if gate.exists():  # its three bots started, each held before its hello
+            assert wait_until(lambda: start_check_folders(short_tmp) == 3, timeout=90)
+        else:
+            assert wait_until(lambda: stored_count(db) >= 1, timeout=90)
+        running.kill()
+        running.wait()
+    finally:
+        running.kill()
+        running.wait()
+        gate.unlink(missing_ok=True)
+    assert wait_until(lambda: processes_with(marker) == [], timeout=20)
+    assert any(short_tmp.iterdir()), "a killed runner cannot clean up"
+
+    # Killed before its tournament was stored, the next start is a run again; else a resume.
+    stored = stored_count(db)
+    again = runner(config, db, short_tmp) if stored == 0 else resumer(db, short_tmp)
+    _, stderr = again.communicate(timeout=300)
+    assert again.returncode == 0, stderr
+    assert stored_count(db) > max(stored, 1)
+    assert list(short_tmp.iterdir()) == [], "the next start removed what the killed runner left"

@@ -70,11 +70,14 @@ def league_toml(
     concurrency: int = 2,
     pause: float = 0.0,
     gate: Path | None = None,
+    hello_gate: Path | None = None,
 ) -> str:
     """A round-robin of ``bots`` seeded random bots; ``marker`` tags their processes' environment.
-    With a ``pause`` (seconds) or a ``gate`` they are :data:`PACED` bots (the same choices), each
-    decision that much slower, and held while the file ``gate`` exists."""
-    paced = bool(pause or gate)
+    With a ``pause`` (seconds), a ``gate`` or a ``hello_gate`` they are :data:`PACED` bots (the same
+    choices), each decision that much slower, held while the file ``gate`` exists, and each start
+    held before its hello while the file ``hello_gate`` exists."""
+    paced = bool(pause or gate or hello_gate)
+    held = f', ARENA_TEST_HELLO_GATE = "{hello_gate}"' if hello_gate else ""
     lines = [
         'name = "league"',
         'game = "wongar"',
@@ -90,7 +93,7 @@ def league_toml(
             f'name = "r{i}"',
             f'bot = "{PACED}"\ntrusted = true' if paced else 'bot = "random"',
             f'env = {{ ARENA_SEED = "{i}", ARENA_TEST_MARKER = "{marker}", '
-            f'ARENA_TEST_PAUSE = "{pause}", ARENA_TEST_GATE = "{gate or ""}" }}',
+            f'ARENA_TEST_PAUSE = "{pause}", ARENA_TEST_GATE = "{gate or ""}"{held} }}',
         ]
     return "\n".join(lines) + "\n"
 
