@@ -348,8 +348,11 @@ class Store:
         """Commit one game whole (game row and seat rows in one transaction); ``processes`` and
         ``builds`` per seat (the process and the bot build that played it) when known.
 
-        Returns ``False``, changing nothing, if the id is already stored for ``tournament``.
+        Returns ``False``, changing nothing, if the id is already stored for ``tournament``. A void
+        record (:meth:`add_void` stores those) is a ``ValueError``: a void game has no result.
         """
+        if record.void is not None:
+            raise ValueError("a void record is not a game: store it with add_void")
         blob = msgpack.packb(record.to_wire(), use_bin_type=True)
         fault_seats = [f.seat for f in record.faults]
         procs: list[str | None] = [*processes] or [None] * record.players
