@@ -331,7 +331,7 @@ class _Match:
         if self.void is None:
             replies[seat] = reply
         else:
-            log.warning("%s void: %s", self.match_id, self.void)
+            log.info("%s void: %s", self.match_id, self.void)
 
     def run_only(self, seats: Sequence[int]) -> None:
         """Freeze every thawed bot not in ``seats``, give those in it their processors (where the

@@ -7,14 +7,13 @@ from __future__ import annotations
 
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import pytest
+from held import held_bot, held_in, stop_for
 from polling import wait_until
 from sandboxed import require_sandbox
 from tournament_league import ARENA, results, run_arena
@@ -25,7 +24,6 @@ from arena.store.db import Store
 
 pytestmark = pytest.mark.sandbox
 
-HELD_BOT = Path(__file__).with_name("held") / "held_bot.py"
 #: 100 ms and the 50 ms grace, capped at 30 times that: 4.5 s of elapsed time per decision.
 CAP = 0.15 * 30
 #: How long the worker is kept stopped: over half the cap (the rule), and far more than the time the
@@ -46,21 +44,16 @@ def config_text() -> str:
 
 
 def tournament_folder(folder: Path) -> Path:
-    """``folder`` with the config and the held bot (its manifest binds its ``ctl`` folder)."""
-    held = folder / "held"
-    (held / "ctl").mkdir(parents=True)
-    shutil.copy(HELD_BOT, held / "held_bot.py")
-    (held / "bot.toml").write_text(
-        f'name = "held"\ncommand = ["{sys.executable}", "held_bot.py"]\nfiles = ["ctl"]\n'
-    )
+    """``folder`` with the config and the held bot."""
+    held_bot(folder / "held")
     (folder / "t.toml").write_text(config_text())
     return folder
 
 
 def held_worker(scratch: Path) -> int | None:
-    """The pid of the worker whose bot printed ``held`` (its scratch folder holds the bot logs)."""
+    """The pid of the worker whose bot is held (its scratch folder holds the bot logs)."""
     for folder in scratch.glob("arena-worker-*"):
-        if any("held" in log.read_text(errors="replace").split() for log in folder.glob("*.log")):
+        if held_in(folder):
             return int(folder.name.split("-")[2])
     return None
 
@@ -97,12 +90,7 @@ def test_a_game_the_host_held_up_is_void_and_played_again_to_the_same_results(tm
         worker = held_worker(scratch)
         assert worker is not None
         hold.unlink()  # the game's replay is not held
-        os.kill(worker, signal.SIGSTOP)
-        try:
-            # The host fault itself: nothing runs in the stopped worker meanwhile.
-            time.sleep(STOPPED)
-        finally:
-            os.kill(worker, signal.SIGCONT)
+        stop_for(worker, STOPPED)  # the host fault
         out, err = runner.communicate(timeout=180)
     finally:
         runner.kill()
