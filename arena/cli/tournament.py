@@ -417,8 +417,9 @@ def resume_command(
     allow_changed_bots: AllowChangedOpt = False,
     deal_secret: DealSecretOpt = None,
 ) -> None:
-    """Play exactly the stored tournament's games that are not stored yet (after Ctrl-C or a crash),
-    as `run` would: the same bots from the folders stored with them, from any current folder.
+    """Play exactly the stored tournament's games that are not stored yet (after Ctrl-C or a crash,
+    and games void by a host fault), as `run` would: the same bots from the folders stored with
+    them, from any current folder.
 
     \b
     Examples:

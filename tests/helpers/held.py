@@ -1,6 +1,6 @@
 """A sandboxed bot a test can hold (``held_bot.py``), to stop a referee while it provably waits for
 a seat: the bot prints ``held`` in its log and stops itself at its first decision of a match while
-the file ``ctl/hold`` beside it exists."""
+the empty folder ``ctl/hold`` beside it exists (:func:`hold`)."""
 
 from __future__ import annotations
 
@@ -15,8 +15,7 @@ HELD_BOT = Path(__file__).with_name("held_bot.py")
 
 
 def held_bot(folder: Path) -> Path:
-    """The held bot's manifest in ``folder`` (made with its script and its bound ``ctl`` folder);
-    ``folder / "ctl" / "hold"`` holds it."""
+    """The held bot's manifest in ``folder`` (made with its script and its bound ``ctl`` folder)."""
     (folder / "ctl").mkdir(parents=True)
     shutil.copy(HELD_BOT, folder / "held_bot.py")
     manifest = folder / "bot.toml"
@@ -26,9 +25,18 @@ def held_bot(folder: Path) -> Path:
     return manifest
 
 
-def held_in(logs: Path) -> bool:
-    """Whether a bot log in ``logs`` says its bot is held."""
-    return any("held" in log.read_text(errors="replace").split() for log in logs.glob("*.log"))
+def hold(folder: Path, held: bool) -> None:
+    """Make the held bot in ``folder`` hold (or no longer) at its next first decision of a match."""
+    path = folder / "ctl" / "hold"
+    if held:
+        path.mkdir()
+    else:
+        path.rmdir()
+
+
+def held_count(logs: Path) -> int:
+    """How many bot logs in ``logs`` say their bot is held (a log per bot process)."""
+    return sum("held" in log.read_text(errors="replace").split() for log in logs.glob("*.log"))
 
 
 def stop_for(pid: int, seconds: float) -> None:

@@ -1,6 +1,7 @@
-"""The built-in random bot (the same choices), except that while the file ``hold`` exists in the
-folder beside it (bound into its sandbox as one of its files), its first decision of a match prints
-``held`` and stops the process (SIGSTOP), so a test knows the referee is waiting for it."""
+"""The built-in random bot (the same choices), except that while the empty folder ``ctl/hold``
+exists beside it (``ctl`` is bound into its sandbox as one of its files; an empty folder is no file,
+so the bot's build is the same with or without it), its first decision of a match prints ``held``
+and stops the process (SIGSTOP), so a test knows the referee is waiting for it."""
 
 from __future__ import annotations
 

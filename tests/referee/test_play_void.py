@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from held import held_bot, held_in, stop_for
+from held import held_bot, held_count, hold, stop_for
 from polling import wait_until
 from sandboxed import require_sandbox
 
@@ -32,7 +32,7 @@ def working_sandbox() -> None:
 
 def test_a_match_the_host_held_up_is_void_and_exits_3(tmp_path: Path) -> None:
     manifest = held_bot(tmp_path / "held")
-    (tmp_path / "held" / "ctl" / "hold").touch()
+    hold(tmp_path / "held", True)
     logs, record = tmp_path / "logs", tmp_path / "match.json"
     logs.mkdir()
     random = f"{sys.executable} -m bots.random"
@@ -42,7 +42,7 @@ def test_a_match_the_host_held_up_is_void_and_exits_3(tmp_path: Path) -> None:
         cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
     try:
-        if not wait_until(lambda: held_in(logs) or play.poll() is not None, timeout=120) \
+        if not wait_until(lambda: held_count(logs) or play.poll() is not None, timeout=120) \
                 or play.poll() is not None:
             pytest.fail(f"the bot was not held: {play.communicate(timeout=60)}")
         stop_for(play.pid, STOPPED)  # the host fault, while the referee waits for the held bot
