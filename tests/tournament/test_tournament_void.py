@@ -176,3 +176,32 @@ def test_a_void_game_left_unplayed_is_played_by_resume(
                         cwd=folder)
     assert resumed.returncode == 0, resumed.stderr
     assert check_results(folder / "h.db", expected) == void
+
+
+def test_a_game_void_three_times_stops_the_run_saying_so(tmp_path: Path, reference: tuple[Path, Path]) -> None:
+    secret, _ = reference
+    folder = tournament_folder(tmp_path)
+    held = 0
+    with held_runner(folder, secret) as (runner, scratch):
+        # The host holds up every game at its first decision, until the run stops.
+        while wait_until(lambda: held_worker(scratch, held + 1) is not None or runner.poll() is not None,
+                         timeout=120) and runner.poll() is None:
+            held += 1
+            worker = held_worker(scratch, held)
+            assert worker is not None
+            stop_for(worker, STOPPED)
+        out, err = runner.communicate(timeout=180)
+    assert runner.returncode == 2, err
+    said = " ".join(err.split())
+    assert "was void 3 times in this run, each time by a host fault (last: the referee itself was " \
+           "held up for " in said, said
+    assert said.endswith("the machine is too busy to play it. Free the machine (or lower the "
+                         "concurrency), then run: arena tournament resume --db h.db")
+    with Store(folder / "h.db") as store:
+        attempts = store.voided("held")
+        assert store.stored_ids("held") == set()  # every game was held up
+    assert len(attempts) == held  # every hold-up voided its game
+    (stopped,) = {v.game_id for v in attempts if v.attempt == 3}
+    assert [v.attempt for v in attempts if v.game_id == stopped] == [1, 2, 3]
+    assert all(v.attempt < 3 for v in attempts if v.game_id != stopped)
+    assert f"game {stopped} was void 3 times" in said
