@@ -6,9 +6,10 @@ nothing. A decision still ends after an elapsed-time cap (``wall_cap`` times its
 a bot that waits without computing. That cap is judged the host's fault, and the match is void
 (played again, never counted), in exactly two cases:
 
-* **the referee was starved**: the referee's own waiting loop, which wakes at least every
+* **the referee was starved**: the referee's own waiting loop, which asks to wake at least every
   :data:`~arena.referee.CRASH_CHECK` seconds, was held up for at least :data:`STARVED_SHARE` of
-  the time it waited for the seat (each wake later than asked adds its lateness);
+  the time it waited for the seat (each wake later than asked by more than ``CRASH_CHECK``, a
+  margin for its own work, adds the excess);
 * **every seat starved at once**: the cap cut off two or more seats, and every seat still playing,
   with no reply of any kind (an action, a late or malformed reply, a crash, a CPU overrun) from any
   seat in between.

@@ -272,7 +272,7 @@ class _Match:
             now = time.monotonic()
             late = max(0.0, now - woke - wait - CRASH_CHECK)  # beyond the wait and some work
             for seat in outstanding:
-                held_up[seat] = held_up.get(seat, 0.0) + late
+                held_up[seat] += late
             for seat in [s for s in outstanding if now >= deadline[s]]:
                 del outstanding[seat]
                 self._ended(replies, seat, self._silent(seat, now - sent[seat]), held_up[seat])
