@@ -72,6 +72,8 @@ class MatchRecord:
 
     ``bots[s]`` names the bot in seat ``s``. ``scores`` are the game's scores; ``ranks`` are the
     final places after forfeits (a forfeited seat ranks last, tied with other forfeited seats).
+    ``void``: why the match was stopped by a host fault (see :mod:`arena.hostfault`), ``None`` for a
+    match played to its end; a void match has no result (scores 0, ranks 1) and counts for nothing.
     """
 
     game: str
@@ -87,6 +89,7 @@ class MatchRecord:
     forfeited: tuple[int, ...] = ()
     duration: float = 0.0
     detail: WireMap = field(default_factory=dict)
+    void: str | None = None
 
     @property
     def players(self) -> int:
@@ -105,7 +108,8 @@ class MatchRecord:
 
     def to_wire(self) -> WireMap:
         """Plain data for storage: only maps, lists, strings and numbers. ``cpu`` (the CPU seconds
-        of each decision) is there only when some decision's was measured."""
+        of each decision) is there only when some decision's was measured, ``void`` only in a void
+        match's."""
         wire: WireMap = {
             "game": self.game,
             "version": self.version,
@@ -125,6 +129,8 @@ class MatchRecord:
         }
         if any(d.cpu is not None for d in self.decisions):
             wire["cpu"] = [d.cpu for d in self.decisions]  # per decision, where measured
+        if self.void is not None:
+            wire["void"] = self.void
         return wire
 
     @classmethod
@@ -156,4 +162,5 @@ class MatchRecord:
             forfeited=tuple(int(s) for s in data["forfeited"]),
             duration=float(data["duration"]),
             detail=detail,
+            void=None if data.get("void") is None else str(data["void"]),
         )

@@ -4,7 +4,9 @@
 (a tournament runner keeps them alive across matches); :func:`run_match` starts the bots, plays one
 match and cleans up. Whatever the bots do, the game completes and a :class:`MatchRecord` comes back:
 a missing, late, malformed or illegal reply is replaced by a seeded random legal action and recorded
-as a fault; after ``FaultPolicy.strikes`` faults (or one crash) the seat is forfeited.
+as a fault; after ``FaultPolicy.strikes`` faults (or one crash) the seat is forfeited. A match
+whose timeouts are the host's fault, not the bots' (:mod:`arena.hostfault`), stops there and comes
+back void (:attr:`MatchRecord.void`).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from arena import __version__
 from arena.clock import ClockRule, SeatClock, TimeControl, TimeControlError
 from arena.errors import ArenaError
 from arena.handle import HANDSHAKE_TIMEOUT, BotHandle, close_all
+from arena.hostfault import HostWatch
 from arena.manifest import BotSpec
 from arena.record import DecisionRecord, Fault, FaultKind, MatchRecord
 from arena.seatcpus import own_cpus, seat_cpus
@@ -74,6 +77,7 @@ class _Reply:
     fault: FaultKind | None = None
     detail: str = ""
     wall: float | None = None
+    capped: bool = False  # ended by the elapsed-time cap of the CPU clock
 
 
 class _Seat:
@@ -145,6 +149,9 @@ class _Match:
             raise RefereeError(str(exc)) from None
         # How much longer than its allowance a decision may run in elapsed time.
         self.wall_factor = clock.wall_cap if self.clock_kind == "cpu" else 1.0
+        self.watch = HostWatch()
+        #: Why the match is void (a host fault), once it is.
+        self.void: str | None = None
 
     def fault(self, seat: int, kind: FaultKind, detail: str) -> None:
         """Record a fault; forfeit the seat after a crash, a failed start or its last strike."""
@@ -249,33 +256,40 @@ class _Match:
             try:
                 seq = self.send_act(seat, ply, legal[seat])
             except PeerGone as exc:
-                replies[seat] = _Reply(0.0, fault=FaultKind.CRASH, detail=self._gone(seat, str(exc)))
+                self._ended(replies, seat,
+                            _Reply(0.0, fault=FaultKind.CRASH, detail=self._gone(seat, str(exc))), 0.0)
                 continue
             sent[seat] = time.monotonic()
             deadline[seat] = sent[seat] + book.clock.limit * self.wall_factor
             if seq is None:
                 deadline[seat] = max(deadline[seat], sent[seat] + self.rejoin_grace)
             outstanding[seat] = seq
-        while outstanding:
+        held_up = dict.fromkeys(outstanding, 0.0)  # seat → seconds the referee was held up
+        woke, wait = time.monotonic(), 0.0
+        while outstanding and self.void is None:
             if self.any_remote:
                 self.rejoin(outstanding, deadline, ply, legal)
             now = time.monotonic()
+            late = max(0.0, now - woke - wait - CRASH_CHECK)  # beyond the wait and some work
+            for seat in outstanding:
+                held_up[seat] += late
             for seat in [s for s in outstanding if now >= deadline[s]]:
                 del outstanding[seat]
-                replies[seat] = self._silent(seat, now - sent[seat])
-            if not outstanding:
+                self._ended(replies, seat, self._silent(seat, now - sent[seat]), held_up[seat])
+            if not outstanding or self.void is not None:
                 break
-            wait = min(CRASH_CHECK, min(deadline[s] for s in outstanding) - now)
-            incoming = self.hub.receive(max(0.0, wait))
+            wait = max(0.0, min(CRASH_CHECK, min(deadline[s] for s in outstanding) - now))
+            woke = now
+            incoming = self.hub.receive(wait)
             if incoming is None:
                 now = time.monotonic()
                 for seat in [s for s in outstanding if not self.seats[s].handle.alive()
                              and not self.seats[s].handle.peer.remote]:
                     del outstanding[seat]
-                    replies[seat] = self._silent(seat, now - sent[seat])
+                    self._ended(replies, seat, self._silent(seat, now - sent[seat]), 0.0)
                 for seat in [s for s in outstanding if self._over_cpu(s)]:
                     del outstanding[seat]
-                    replies[seat] = self._silent(seat, now - sent[seat])
+                    self._ended(replies, seat, self._silent(seat, now - sent[seat]), 0.0)
                 continue
             sender = self.seat_of.get(id(incoming.peer))
             asked = None if sender is None else outstanding.get(sender)
@@ -295,7 +309,7 @@ class _Match:
                 self._dropped(sender, incoming, f"waiting for seq {outstanding[sender]}")
             else:
                 del outstanding[sender]
-                replies[sender] = reply
+                self._ended(replies, sender, reply, 0.0)
                 self.replied(sender, still_deciding=bool(outstanding))
         for seat in self.running & set(replies):
             if seat not in self.cpu_spent:
@@ -303,6 +317,21 @@ class _Match:
         for seat in movers:
             self.hub.settle(self.seats[seat].handle.peer)
         return replies
+
+    def _ended(self, replies: dict[int, _Reply], seat: int, reply: _Reply, held_up: float) -> None:
+        """Note how ``seat``'s decision ended; a cut-off by the elapsed-time cap that is the host's
+        fault (:class:`~arena.hostfault.HostWatch`, told ``held_up``: the seconds the referee was
+        held up meanwhile) makes the match void instead."""
+        if not reply.capped:
+            self.watch.replied()
+            replies[seat] = reply
+            return
+        playing = [s for s, book in enumerate(self.seats) if not book.forfeited]
+        self.void = self.watch.cut_off(seat, reply.wall or 0.0, held_up, playing)
+        if self.void is None:
+            replies[seat] = reply
+        else:
+            log.info("%s void: %s", self.match_id, self.void)
 
     def run_only(self, seats: Sequence[int]) -> None:
         """Freeze every thawed bot not in ``seats``, give those in it their processors (where the
@@ -378,11 +407,12 @@ class _Match:
             detail = f"no reply within {limit * 1000:.0f} ms"
             return _Reply(elapsed, fault=FaultKind.TIMEOUT, detail=detail)
         spent = self._cpu_so_far(seat) or 0.0
-        detail = (f"used {spent * 1000:.0f} ms of CPU without replying, limit {limit * 1000:.0f} ms"
-                  if spent > limit else
-                  f"no reply within {limit * self.wall_factor * 1000:.0f} ms of elapsed time "
+        if spent > limit:
+            detail = f"used {spent * 1000:.0f} ms of CPU without replying, limit {limit * 1000:.0f} ms"
+            return _Reply(spent, fault=FaultKind.TIMEOUT, detail=detail, wall=elapsed)
+        detail = (f"no reply within {limit * self.wall_factor * 1000:.0f} ms of elapsed time "
                   f"({self.wall_factor:g} times the allowance)")
-        return _Reply(max(spent, limit), fault=FaultKind.TIMEOUT, detail=detail, wall=elapsed)
+        return _Reply(limit, fault=FaultKind.TIMEOUT, detail=detail, wall=elapsed, capped=True)
 
     def _judge(
         self, seat: int, seq: int, incoming: Incoming, elapsed: float, legal: list[int]
@@ -420,6 +450,8 @@ class _Match:
         """Ask, judge and apply one round of decisions (all simultaneous movers together)."""
         legal = {s: self.state.legal_actions(s) for s in movers}
         replies = self.ask(movers, legal)
+        if self.void is not None:
+            return
         for seat in movers:
             book = self.seats[seat]
             reply = replies.get(seat)
@@ -440,8 +472,13 @@ class _Match:
                 on_decision(self.state, record)
 
     def finish(self, started: float) -> MatchRecord:
-        """Tell every seat the result and build the record; every bot is left frozen."""
+        """Tell every seat the result and build the record; every bot is left frozen. A void match
+        tells the seats nothing (its bots are to be closed) and has no result: its scores are 0,
+        its ranks 1, and it has no forfeits."""
         self.run_only(())
+        if self.void is not None:
+            players = len(self.seats)
+            return self.record(started, (0,) * players, (1,) * players, (), {})
         result = self.state.result()
         forfeited = tuple(s for s, book in enumerate(self.seats) if book.forfeited)
         ranks = final_ranks(result.ranks, forfeited)
@@ -453,6 +490,11 @@ class _Match:
                     self.hub.send(book.handle.peer, end)
                 except PeerGone:
                     pass
+        return self.record(started, result.scores, ranks, forfeited, result.detail)
+
+    def record(self, started: float, scores: tuple[int, ...], ranks: tuple[int, ...],
+               forfeited: tuple[int, ...], result: WireMap) -> MatchRecord:
+        """The match record with these results."""
         return MatchRecord(
             game=self.config.game,
             version=self.config.version,
@@ -462,17 +504,18 @@ class _Match:
             bots=tuple(book.handle.name for book in self.seats),
             decisions=tuple(self.decisions),
             faults=tuple(self.faults),
-            scores=result.scores,
+            scores=scores,
             ranks=ranks,
             forfeited=forfeited,
             duration=time.monotonic() - started,
             detail={"match": self.match_id, "time_control": str(self.control),
                     "clock": self.clock_kind,
-                    "referee": f"arena {__version__}", "result": result.detail,
+                    "referee": f"arena {__version__}", "result": result,
                     "dropped": [book.dropped + book.handle.peer.dropped - before
                                 for book, before in zip(self.seats, self.peer_drops_before)],
                     "info_dropped": [book.info_dropped for book in self.seats],
                     "refused": self.hub.refused - self.refused_before},
+            void=self.void,
         )
 
 
@@ -507,6 +550,8 @@ def play_match(
 ) -> MatchRecord:
     """Play one match; ``seats[s]`` plays seat ``s``. The game always completes.
 
+    The game completes unless the host is at fault (see :mod:`arena.hostfault`): then the record
+    is void (:attr:`MatchRecord.void` says why), the bots are told nothing and should be closed.
     Every handle must be on the same hub (which must not be used by another thread meanwhile).
     Seats whose bot is not alive at the start are recorded with a ``start`` fault and forfeited.
     ``on_decision`` sees the state after each applied decision (for display). ``clock`` says what
@@ -527,7 +572,7 @@ def play_match(
     match = _Match(game, config, seed, seats, time_control, fault_policy,
                    match_id or new_match_id(), clock, rejoin_grace, cpus)
     match.begin()
-    while not match.state.is_over():
+    while not match.state.is_over() and match.void is None:
         match.decide(match.state.to_move(), on_decision)
     return match.finish(started)
 

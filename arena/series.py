@@ -57,7 +57,7 @@ def play_series(
     dealing: Dealing = Dealing(),
 ) -> list[MatchRecord]:
     """Play ``games`` matches between ``bots`` (one per seat, rotated each match) and return their
-    records in order (each annotated by ``dealing``). Bots are closed and reaped at the end,
+    records in order (each annotated by ``dealing``); a void match (a host fault) is the last one. Bots are closed and reaped at the end,
     whatever happens. The matches have this process's processors to themselves (see
     :func:`~arena.referee.play_match`)."""
     if len(bots) != config.players:
@@ -83,6 +83,8 @@ def play_series(
             records.append(record)
             if on_match is not None:
                 on_match(number, record)
+            if record.void is not None:  # the host is too busy: the series stops there
+                break
     return records
 
 

@@ -7,7 +7,7 @@ import secrets
 import time
 from dataclasses import replace
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, NoReturn
 
 import typer
 from rich.live import Live
@@ -30,6 +30,10 @@ from engine.core import ConfigError, State
 from engine.registry import get_game
 from protocols.codec import BOT_FRAME_LIMIT, bot_limits
 from protocols.transport import Peer
+
+
+#: Exit status of `arena play` when a match is void by a host fault.
+VOID_EXIT = 3
 
 
 def parse_knobs(pairs: list[str]) -> dict[str, object]:
@@ -120,6 +124,9 @@ def play_command(
     With any seat but built-in and `trusted = true` bots, the deals are keyed with a deal secret
     (fresh for each run, or --deal-secret FILE), so that no bot can compute them from --seed; the
     record (--record) keeps the deal's seed and a fresh secret (docs/match-record.md).
+
+    A match stopped by a host fault (the machine too busy to run the bots under the CPU clock;
+    docs/tournaments.md) is void: it has no result, and the command says why and exits with status 3.
     """
     with user_errors():
         chosen = get_game(game)
@@ -177,7 +184,11 @@ def play_command(
         with user_errors():
             records = play_games(chosen, config, seed, specs, control, games, policy, log_dir=logs,
                                  limits=limits, clock=rule, record=record, dealing=dealing)
-        console.print(series_table(records, [spec.name for spec in specs], seed))
+        played = [r for r in records if r.void is None]
+        if played:
+            console.print(series_table(played, [spec.name for spec in specs], seed))
+        if len(played) < len(records):
+            _void_exit(records[-1], f"game {len(records)} of {games}")
         return
     with user_errors():  # e.g. the CPU clock asked for bots it cannot time
         if watch:
@@ -219,12 +230,21 @@ def _report(result: MatchRecord, record: Path | None) -> None:
             record.write_text(json.dumps(result.to_wire(), indent=1, allow_nan=False))
         except OSError as exc:
             raise fail(f"cannot write the record to {record}: {exc}") from None
+    if result.void is not None:
+        _void_exit(result, "the match")
     console.print(result_table(result))
     for fault in result.faults:
         console.print(Text.assemble(
             ("fault", "yellow"), f" seat {fault.seat} (", inert(result.bots[fault.seat]),
             f") {fault.kind.value} at decision {fault.ply}: ", inert(fault.detail),
         ))
+
+
+def _void_exit(result: MatchRecord, which: str) -> NoReturn:
+    """Say that ``result`` is void by a host fault and why, then exit with status 3."""
+    say(f"{which} is void: the host, not a bot, was at fault ({result.void}); it has no result "
+        "and no bot lost it. Play it again on a less busy machine", err=True)
+    raise typer.Exit(VOID_EXIT)
 
 
 def _announce(files: dict[str, Path], endpoint: str) -> None:

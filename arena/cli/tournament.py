@@ -420,8 +420,9 @@ def resume_command(
     allow_changed_bots: AllowChangedOpt = False,
     deal_secret: DealSecretOpt = None,
 ) -> None:
-    """Play exactly the stored tournament's games that are not stored yet (after Ctrl-C or a crash),
-    as `run` would: the same bots from the folders stored with them, from any current folder.
+    """Play exactly the stored tournament's games that are not stored yet (after Ctrl-C or a crash,
+    and games void by a host fault), as `run` would: the same bots from the folders stored with
+    them, from any current folder.
 
     \b
     Examples:
@@ -444,7 +445,8 @@ def resume_command(
 
 @tournament_app.command("status")
 def status_command(db: DbOpt = DEFAULT_DB, tournament: TournamentOpt = None) -> None:
-    """Show how far a stored tournament is: games stored and missing, faults, standings.
+    """Show how far a stored tournament is: games stored and missing, faults, standings, and
+    every void attempt at a game (a host fault) with its reason.
 
     \b
     Examples:
@@ -461,6 +463,7 @@ def status_command(db: DbOpt = DEFAULT_DB, tournament: TournamentOpt = None) -> 
             tally.add(game.record)
         sprt = stored_sprt(config, games)
         deals = describe_deals(store.deal_commitment(row.name))
+        voided = store.voided(row.name)
     missing = len(schedule) - len(stored & {g.id for g in schedule})
     decided = sprt is not None and sprt.verdict is not None
     say(
@@ -480,6 +483,9 @@ def status_command(db: DbOpt = DEFAULT_DB, tournament: TournamentOpt = None) -> 
                       str(standing.wins), str(standing.flagged))
     console.print(table)
     say("faults: every fault and forfeit, counted as the leaderboard counts them")
+    for void in voided:
+        state = "stored since" if void.game_id in stored else "to play again"
+        say(f"void: game {void.game_id} (attempt {void.attempt}, {state}): {void.reason}")
     remote_status(db, config)
 
 
@@ -621,6 +627,7 @@ def _report(summary: RunSummary, store: Store, tournament: str) -> None:
     say(
         f"played {summary.played} games ({summary.already} were already stored); "
         f"{summary.total - summary.missing} of {summary.total} stored in {store.path}"
+        + (f"; {summary.voided} void by a host fault and played again" if summary.voided else "")
     )
     decided = summary.decided
     if summary.sprt is not None:

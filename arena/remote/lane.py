@@ -83,9 +83,9 @@ class RemotePool(BotPool):
             return f"remote:{handle.name}.{handle.peer.connections}"
         return super().label(handle)
 
-    def give_back(self, handle: BotHandle, generation: int) -> None:
+    def give_back(self, handle: BotHandle, generation: int, keep: bool = True) -> None:
         if self.remote.get(handle.name) is not handle:
-            super().give_back(handle, generation)
+            super().give_back(handle, generation, keep)
 
 
 class RemoteLane:

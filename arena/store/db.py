@@ -96,6 +96,17 @@ class StoredGame:
     builds: tuple[int, ...] = ()
 
 
+@dataclass(frozen=True, slots=True)
+class VoidedGame:
+    """One void attempt at a game (stopped by a host fault; the game itself is played again):
+    attempt ``attempt`` (1, 2, ...) of game ``game_id``, when it was stored and why it is void."""
+
+    game_id: str
+    attempt: int
+    finished: float
+    reason: str
+
+
 class Store:
     """An open results database. Use as a context manager; :meth:`close` is idempotent."""
 
@@ -337,8 +348,11 @@ class Store:
         """Commit one game whole (game row and seat rows in one transaction); ``processes`` and
         ``builds`` per seat (the process and the bot build that played it) when known.
 
-        Returns ``False``, changing nothing, if the id is already stored for ``tournament``.
+        Returns ``False``, changing nothing, if the id is already stored for ``tournament``. A void
+        record (:meth:`add_void` stores those) is a ``ValueError``: a void game has no result.
         """
+        if record.void is not None:
+            raise ValueError("a void record is not a game: store it with add_void")
         blob = msgpack.packb(record.to_wire(), use_bin_type=True)
         fault_seats = [f.seat for f in record.faults]
         procs: list[str | None] = [*processes] or [None] * record.players
@@ -385,6 +399,33 @@ class Store:
                 ],
             )
         return True
+
+    def add_void(self, tournament: str, game_id: str, record: MatchRecord) -> int:
+        """Store a void attempt at ``game_id`` (``record.void`` says why) and return its attempt
+        number; the game stays unplayed (not in :meth:`stored_ids`)."""
+        if record.void is None:
+            raise ValueError("add_void needs a void record")
+        blob = msgpack.packb(record.to_wire(), use_bin_type=True)
+        with self._transaction():
+            (last,) = self._db.execute(
+                "SELECT max(attempt) FROM voided_games WHERE tournament = ? AND id = ?",
+                (tournament, game_id),
+            ).fetchone()
+            attempt = int(last or 0) + 1
+            self._db.execute(
+                "INSERT INTO voided_games VALUES (?, ?, ?, ?, ?, ?)",
+                (tournament, game_id, attempt, record.void, time.time(), blob),
+            )
+        return attempt
+
+    def voided(self, tournament: str) -> list[VoidedGame]:
+        """Every void attempt at a game of ``tournament``, oldest first."""
+        rows = self._rows(
+            "SELECT id, attempt, finished, reason FROM voided_games WHERE tournament = ? "
+            "ORDER BY finished, id, attempt",
+            (tournament,),
+        )
+        return [VoidedGame(i, a, f, r) for i, a, f, r in rows]
 
     def stored_ids(self, tournament: str) -> set[str]:
         """The ids of every stored game of ``tournament``."""

@@ -128,5 +128,23 @@ def _v4_deal_secrets(db: sqlite3.Connection) -> None:
     )
 
 
-MIGRATIONS: tuple[Migration, ...] = (_v1_tables, _v2_seats, _v3_builds, _v4_deal_secrets)
+def _v5_voided(db: sqlite3.Connection) -> None:
+    """Every void attempt at a game (stopped by a host fault, see :mod:`arena.hostfault`): its
+    reason and record. A voided game is not in ``games``, so it is played again and never rated."""
+    db.execute(
+        """CREATE TABLE voided_games (
+            tournament TEXT NOT NULL REFERENCES tournaments(name),
+            id TEXT NOT NULL,
+            attempt INTEGER NOT NULL,
+            reason TEXT NOT NULL,
+            finished REAL NOT NULL,
+            record BLOB NOT NULL,
+            PRIMARY KEY (tournament, id, attempt)
+        )"""
+    )
+
+
+MIGRATIONS: tuple[Migration, ...] = (
+    _v1_tables, _v2_seats, _v3_builds, _v4_deal_secrets, _v5_voided
+)
 """Every migration in order; ``len(MIGRATIONS)`` is the current schema version."""

@@ -95,9 +95,10 @@ class BotPool:
             return "failed"
         return f"{base}.{handle.starts}"
 
-    def give_back(self, handle: BotHandle, generation: int) -> None:
-        """Return a handle after a game: kept if still usable, else closed."""
-        if handle.failure is None and handle.alive():
+    def give_back(self, handle: BotHandle, generation: int, keep: bool = True) -> None:
+        """Return a handle after a game: kept if still usable and ``keep`` (``False`` after a void
+        game, which is played again: its processes have seen its deal), else closed."""
+        if keep and handle.failure is None and handle.alive():
             self._idle[(handle.name, generation)].append(handle)
         else:
             self._close(handle)

@@ -7,6 +7,10 @@ whose ids are missing.
 Games are played wave by wave (see :mod:`arena.tournament.schedule`): a swiss schedule is built
 again from the stored games after each round, and a gauntlet with early stopping ends as soon as its
 test reaches a verdict (games in progress then are dropped, unstored).
+
+A game that comes back void (a host fault: :mod:`arena.hostfault`) is stored as a void attempt,
+beside the games, and played again with the same deal at once; after :data:`MAX_VOIDS` void attempts
+in one run the run stops (``resume`` tries again).
 """
 
 from __future__ import annotations
@@ -32,6 +36,8 @@ from leaderboards.sprt import SprtResult
 
 #: Seconds the runner waits for an outcome before refreshing the display.
 TICK = 0.25
+#: Void attempts at one game in one run after which the run stops.
+MAX_VOIDS = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +50,8 @@ class RunSummary:
     failed: int
     #: The early-stopping test where it stands at the end (``None`` without one).
     sprt: SprtResult | None = None
+    #: Void attempts stored (each game of them played again).
+    voided: int = 0
 
     @property
     def missing(self) -> int:
@@ -127,6 +135,9 @@ def run_tournament(
     tournament is first stored; see :func:`arena.tournament.dealbook.tournament_secret`); once no
     game is left to play, the secret is revealed in the store beside its commitment.
 
+    A void game (a host fault) is stored as such with :meth:`Store.add_void` and played again, up
+    to :data:`MAX_VOIDS` void attempts at one game: then a :class:`TournamentError`.
+
     On an exception (``KeyboardInterrupt`` included) in-flight games are abandoned unstored and the
     exception propagates; what was stored stays stored. A failed write is a
     :class:`TournamentError` saying how many games are stored.
@@ -157,6 +168,8 @@ def run_tournament(
         if display is not None:
             display.baseline()
         played = failed = 0
+        voids: dict[str, int] = {}  # game id → void attempts in this run
+        live = str(live_folder(store.path))
         tried: set[str] = set()  # a game that fails is left for the next run
         unfinished: set[str] = set()
         while monitor is None or monitor.result().verdict is None:
@@ -173,8 +186,7 @@ def run_tournament(
             unfinished = {g.id for g in wave}
             tried |= unfinished
             for game in wave:
-                job = MatchJob.of(config, game, secret)
-                executor.submit(replace(job, live=str(live_folder(store.path))))
+                executor.submit(replace(MatchJob.of(config, game, secret), live=live))
             while unfinished and (monitor is None or monitor.result().verdict is None):
                 check()
                 tally.running = executor.running
@@ -189,6 +201,23 @@ def run_tournament(
                         continue
                     record = MatchRecord.from_wire(outcome.record)
                     scheduled = by_id[outcome.game_id]
+                    if record.void is not None:
+                        check()
+                        attempt = _store_void(store, config.name, scheduled.id, record)
+                        voids[scheduled.id] = voids.get(scheduled.id, 0) + 1
+                        if voids[scheduled.id] >= MAX_VOIDS:
+                            raise TournamentError(
+                                f"game {scheduled.id} was void {MAX_VOIDS} times in this run, each "
+                                f"time by a host fault (last: {record.void}); the machine is too "
+                                "busy to play it. Free the machine (or lower the concurrency), "
+                                f"then run: arena tournament resume --db {store.path}"
+                            )
+                        if display is not None:
+                            display.note(f"game {scheduled.id} void (attempt {attempt}), played "
+                                         f"again: {record.void}")
+                        unfinished.add(scheduled.id)
+                        executor.submit(replace(MatchJob.of(config, scheduled, secret), live=live))
+                        continue
                     placement = Placement(
                         scheduled.id,
                         scheduled.generation,
@@ -217,7 +246,8 @@ def run_tournament(
     finally:
         executor.close(abandon)
     summary = RunSummary(len(schedule), already, played, failed,
-                         monitor.result() if monitor is not None else None)
+                         monitor.result() if monitor is not None else None,
+                         sum(voids.values()))
     if secret is not None and (summary.missing == 0 or summary.decided):
         reveal(store, config.name, secret)
     return summary
@@ -257,6 +287,16 @@ def _store(
         raise TournamentError(
             f"{exc}: {stored} of {total} games are stored. Make room, then play the rest with: "
             f"arena tournament resume --db {store.path}"
+        ) from None
+
+
+def _store_void(store: Store, tournament: str, game_id: str, record: MatchRecord) -> int:
+    """:meth:`Store.add_void`; a failed write stops the run, saying how to go on."""
+    try:
+        return store.add_void(tournament, game_id, record)
+    except StoreError as exc:
+        raise TournamentError(
+            f"{exc}. Make room, then play the rest with: arena tournament resume --db {store.path}"
         ) from None
 
 

@@ -50,6 +50,7 @@ def play_in_pool(pool: BotPool, job: MatchJob) -> Outcome:
     handles = pool.seat(specs, job.generation)
     labels = tuple(pool.label(h) for h in handles)
     live = open_live(job.live, job.game_id, config, job.seed, [entry.name for entry in job.bots])
+    void = False
     try:
         # The stored game id is derived from the master seed: the bots get a random match id.
         # A pinned worker's match has its processor to itself; others share theirs.
@@ -57,13 +58,16 @@ def play_in_pool(pool: BotPool, job: MatchJob) -> Outcome:
         record = play_match(game, config, job.seed, handles, control, FaultPolicy(job.strikes),
                             clock=job.clock, on_decision=None if live is None else live.add,
                             cpus=cpus)
+        void = record.void is not None
     except (ArenaError, ProtocolError) as exc:
         return JobFailed(job.game_id, f"{type(exc).__name__}: {exc}")
     finally:
         if live is not None:
             live.close()
+        # A void game's processes (told nothing, possibly mid-decision, and they have seen its
+        # deal, which is played again) are closed.
         for handle in handles:
-            pool.give_back(handle, job.generation)
+            pool.give_back(handle, job.generation, keep=not void)
     return JobDone(job.game_id, record.to_wire(), labels)
 
 

@@ -158,6 +158,30 @@ def test_a_silent_bot_ends_at_the_cap_and_loses_its_whole_bank(game: Game, table
     assert hung.cpu is not None and hung.cpu < 0.1
     banks = [line.split()[2] for line in table.printed(0) if line.startswith("act ")]
     assert banks[:2] == ["200", "0"]
+    assert record.void is None  # one hanging seat while the others reply is the bot's own fault
+
+
+def test_every_seat_cut_off_at_once_voids_the_match(game: Game, table: PacedTable) -> None:
+    # Nobody replies in the simultaneous first round: the host, not three bots, is taken to be at
+    # fault. The match stops there, with no result and no fault charged to any seat.
+    record = table.play(game, TimeControl(0.1, grace=0.0), {0: "h", 1: "h", 2: "h"},
+                        clock=ClockRule("cpu", wall_cap=15))
+    assert record.void == ("seats 0, 1, 2 were all cut off by the elapsed-time cap with no reply "
+                           "from any seat in between: the host was too busy to run them")
+    assert record.faults == () and record.decisions == () and record.forfeited == ()
+    assert record.scores == (0, 0, 0) and record.ranks == (1, 1, 1)
+    assert record.detail["result"] == {}
+
+
+def test_two_seats_cut_off_while_the_third_replies_are_the_bots_faults(
+    game: Game, table: PacedTable
+) -> None:
+    record = table.play(game, TimeControl(0.1, grace=0.0), {0: "h", 1: "h"},
+                        clock=ClockRule("cpu", wall_cap=15), strikes=1)
+    assert record.void is None
+    detail = "no reply within 1500 ms of elapsed time (15 times the allowance)"
+    assert record.faults == (Fault(0, FaultKind.TIMEOUT, 0, detail), Fault(1, FaultKind.TIMEOUT, 1, detail))
+    assert record.forfeited == (0, 1) and record.ranks[2] == 1
 
 
 def test_a_bot_that_stops_itself_ends_at_the_elapsed_cap_not_out_of_cpu(
