@@ -1,30 +1,128 @@
-"""Games by name: every subpackage of ``engine`` that exports ``GAME`` is registered.
+"""Games by name: the built-in games, and the games installed as plugins.
 
-Adding a game is adding one folder ``engine/<name>/`` whose ``__init__`` defines ``GAME``.
+A built-in game is a subpackage of ``engine`` that exports ``GAME``. An installed game is an entry
+point in the group ``arena.games`` (``name = "module:GAME"`` in its distribution's metadata) that
+loads to a :class:`engine.core.Game`. Every game must declare an engine contract this Arena supports
+(:data:`engine.core.CONTRACT_VERSION`).
+
+A plugin that cannot be used (it fails to import, is not a ``Game``, declares another contract, or
+takes a key already registered) is skipped with a one-line warning naming its distribution, and is
+listed by :func:`broken_games`; it never stops the others loading.
 """
 
 from __future__ import annotations
 
 import importlib
+import logging
 import pkgutil
+from dataclasses import dataclass
 from functools import cache
+from importlib.metadata import EntryPoint, entry_points
 
 import engine
-from engine.core import ConfigError, Game
+from engine.core import CONTRACT_VERSION, ConfigError, Game
+
+#: The entry-point group installed games register in.
+ENTRY_POINT_GROUP = "arena.games"
+
+#: The engine contract versions this Arena runs.
+SUPPORTED_CONTRACTS = frozenset({CONTRACT_VERSION})
+
+#: Where a built-in game comes from, as :func:`origin` says it.
+BUILT_IN = "built-in"
+
+_log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class BrokenGame:
+    """An installed game that was skipped: where it comes from and why."""
+
+    source: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class _Catalogue:
+    games: dict[str, Game]
+    origins: dict[str, str]
+    broken: tuple[BrokenGame, ...]
+
+
+def contract_problem(game: Game) -> str | None:
+    """Why this Arena cannot run ``game``'s declared engine contract, or ``None`` if it can."""
+    declared = getattr(game, "contract", None)
+    if declared in SUPPORTED_CONTRACTS:
+        return None
+    supported = ", ".join(str(v) for v in sorted(SUPPORTED_CONTRACTS))
+    return f"game {getattr(game, 'name', '?')} declares engine contract {declared!r}; this Arena supports {supported}"
+
+
+def _source(point: EntryPoint) -> str:
+    dist = point.dist
+    owner = f"distribution {dist.name} {dist.version}" if dist is not None else "an unknown distribution"
+    return f"{owner} (entry point {point.name} = {point.value})"
+
+
+def _plugin(point: EntryPoint) -> Game:
+    """The game ``point`` loads to; raises ``ValueError`` saying why it is not usable."""
+    try:
+        loaded = point.load()
+    except Exception as exc:  # noqa: BLE001 (a plugin's import may raise anything; it is reported)
+        raise ValueError(f"cannot be imported: {type(exc).__name__}: {exc}") from None
+    if not isinstance(loaded, Game):
+        raise ValueError(f"loads to a {type(loaded).__name__}, not an engine.core.Game instance")
+    problem = contract_problem(loaded)
+    if problem is not None:
+        raise ValueError(problem)
+    return loaded
 
 
 @cache
-def games() -> dict[str, Game]:
-    """Every registered game by ``name@version``, sorted by key."""
+def _catalogue() -> _Catalogue:
     found: dict[str, Game] = {}
+    origins: dict[str, str] = {}
     for info in pkgutil.iter_modules(engine.__path__):
         if not info.ispkg:
             continue
         module = importlib.import_module(f"engine.{info.name}")
         game = getattr(module, "GAME", None)
         if isinstance(game, Game):
+            problem = contract_problem(game)
+            if problem is not None:
+                raise ConfigError(problem)
             found[game.key] = game
-    return dict(sorted(found.items()))
+            origins[game.key] = BUILT_IN
+    broken: list[BrokenGame] = []
+    for point in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda p: (p.name, p.value)):
+        source = _source(point)
+        try:
+            game = _plugin(point)
+            if game.key in found:
+                raise ValueError(f"its key {game.key} is already registered by {origins[game.key]}")
+        except ValueError as exc:
+            broken.append(BrokenGame(source, str(exc)))
+            _log.warning("skipped the installed game of %s: %s", source, exc)
+            continue
+        found[game.key] = game
+        origins[game.key] = source
+    keys = sorted(found)
+    return _Catalogue({k: found[k] for k in keys}, {k: origins[k] for k in keys}, tuple(broken))
+
+
+def games() -> dict[str, Game]:
+    """Every registered game, built-in and installed, by ``name@version``, sorted by key."""
+    return dict(_catalogue().games)
+
+
+def origin(game: Game) -> str:
+    """Where a registered game comes from: :data:`BUILT_IN`, or its distribution and entry point."""
+    return _catalogue().origins.get(game.key, "not registered")
+
+
+def broken_games() -> tuple[BrokenGame, ...]:
+    """The installed games that were skipped, with why."""
+    return _catalogue().broken
 
 
 def get_game(spec: str) -> Game:
@@ -32,7 +130,7 @@ def get_game(spec: str) -> Game:
 
     Raises :class:`ConfigError` listing the known games.
     """
-    known = games()
+    known = _catalogue().games
     if spec in known:
         return known[spec]
     versions = [g for g in known.values() if g.name == spec]
