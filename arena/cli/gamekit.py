@@ -50,11 +50,13 @@ def new_command(
 ) -> None:
     """Scaffold an installable game package NAME: a small, real card game to edit, its tests and README.
 
+    Then install it where Arena is installed (pip install -e DIR/NAME) and check it.
+
     \b
-    Then:
-      pip install -e DIR/NAME
-      arena game check NAME
-      arena play NAME --bot random --bot random --bot random
+    Examples:
+      arena game new high_card --dir ~/games
+      arena game check high_card
+      arena play high_card --bot random --bot random --bot random
     """
     with user_errors():
         made = scaffold(name, directory)

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import msgpack
 
 from arena.gamekit.setups import Setup, game_setups, play_out, random_decision
-from engine.core import ConfigError, Game, IllegalAction, State, Wire, replay
+from engine.core import ConfigError, Game, IllegalAction, State, Wire, WireMap, replay
 
 #: The largest observation (msgpack bytes) a game may hand a seat: it travels in every ``act``.
 OBSERVATION_LIMIT = 64 << 10
@@ -193,8 +193,17 @@ def check_illegal(setup: Setup, seeds: Sequence[int], sizes: Sizes) -> None:
 def check_hidden_information(setup: Setup, seeds: Sequence[int], sizes: Sizes) -> None:
     """The seat-view leak audit: a state resampled in everything a seat cannot see (``determinize``)
     gives that seat the same observation, events, legal actions and turn; ``sample_state`` from the
-    observation after a msgpack round trip reproduces it, and both samples play to the end."""
+    observation after a msgpack round trip reproduces it, and both samples play to the end.
+    ``sample_state`` refuses another seat's observation and an empty one."""
     game, config = setup.game, setup.config
+    opening = game.start(config, seeds[0]).observation(0)
+    refused: list[tuple[int, WireMap]] = [(1, opening), (0, {"seat": 0})]
+    for seat, nonsense in refused:
+        try:
+            game.sample_state(config, seat, nonsense, random.Random(0))
+        except ValueError:
+            continue
+        raise AssertionError(f"sample_state for seat {seat} accepted an observation it could not see: {nonsense!r}"[:200])
     for seed in seeds:
         state = game.start(config, seed)
         rng = random.Random(seed + 13)

@@ -63,6 +63,8 @@ def _changes(before: object, after: object, path: str = "") -> list[str]:
     """``path: value`` lines for what is new or changed from ``before`` to ``after``, going into
     maps key by key (``a.b``) and into lists of unchanged length item by item (``a[2]``); any other
     value is shown whole."""
+    if before is after or before == after:
+        return []
     if isinstance(before, dict) and isinstance(after, dict):
         lines: list[str] = []
         for key, value in after.items():
@@ -71,7 +73,7 @@ def _changes(before: object, after: object, path: str = "") -> list[str]:
         return lines + [f"{path}.{key}: (gone)" if path else f"{key}: (gone)" for key in before if key not in after]
     if isinstance(before, list) and isinstance(after, list) and len(before) == len(after) and path:
         return [line for i, (old, new) in enumerate(zip(before, after)) for line in _changes(old, new, f"{path}[{i}]")]
-    return [] if before == after else [f"{path or '(all)'}: {_json(after)}"]
+    return [f"{path or '(all)'}: {_json(after)}"]
 
 
 def _who(seats: list[int], players: int) -> str:
@@ -117,6 +119,7 @@ def playthrough_text(game: Game, config: MatchConfig, seed: int) -> str:
              f"--seed {seed} --players {config.players} --variant {config.variant}", "", "start"]
     views = _Views(config.players)
     lines += views.news(state)
+    last_offered: dict[int, tuple[int, str]] = {}
     step = 0
     while not state.is_over():
         if step >= PLAYOUT_LIMIT:
@@ -124,8 +127,11 @@ def playthrough_text(game: Game, config: MatchConfig, seed: int) -> str:
         step += 1
         seat, action = random_decision(state, rng)
         legal = " | ".join(f"{a} {state.action_label(a)}" for a in state.legal_actions(seat))
+        offered = last_offered.get(seat)
+        shown = f"as at step {offered[0]}" if offered is not None and offered[1] == legal else legal
+        last_offered[seat] = (step, legal) if shown == legal else offered or (step, legal)
         lines += ["", f"step {step}: to move {list(state.to_move())}; seat {seat} decides",
-                  f"  legal: {legal}", f"  chosen: {action} {state.action_label(action)}"]
+                  f"  legal: {shown}", f"  chosen: {action} {state.action_label(action)}"]
         state.apply(seat, action)
         lines += views.news(state)
     result = state.result()
