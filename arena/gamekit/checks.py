@@ -145,20 +145,23 @@ def _snapshot(state: State, players: int) -> str:
 
 
 def check_clones(setup: Setup, seeds: Sequence[int], sizes: Sizes) -> None:
-    """A clone and its original are independent: playing either changes nothing in the other."""
+    """A clone and its original are independent: playing either changes nothing in the other
+    (cloned at the start, a third and two thirds into a random game)."""
     players = setup.config.players
     for seed in seeds:
         rng = random.Random(seed)
-        state = setup.game.start(setup.config, seed)
-        _advance(state, rng, 20 + seed % 20)
-        before = _snapshot(state, players)
-        copy = state.clone()
-        assert _snapshot(copy, players) == before, f"seed {seed}: the clone differs from its original"
-        _advance(copy, rng, 80)
-        assert _snapshot(state, players) == before, f"seed {seed}: playing a clone changed its original"
-        other = state.clone()
-        _advance(state, rng, 80)
-        assert _snapshot(other, players) == before, f"seed {seed}: playing the original changed a clone"
+        _, decisions = play_out(setup, seed, seed + 3)
+        for point in (0, len(decisions) // 3, 2 * len(decisions) // 3):
+            state = replay(setup.game, setup.config, seed, decisions[:point])
+            before = _snapshot(state, players)
+            copy = state.clone()
+            where = f"seed {seed}, decision {point}"
+            assert _snapshot(copy, players) == before, f"{where}: the clone differs from its original"
+            _advance(copy, rng, PLAY_ON)
+            assert _snapshot(state, players) == before, f"{where}: playing a clone changed its original"
+            other = state.clone()
+            _advance(state, rng, PLAY_ON)
+            assert _snapshot(other, players) == before, f"{where}: playing the original changed a clone"
 
 
 def check_illegal(setup: Setup, seeds: Sequence[int], sizes: Sizes) -> None:
@@ -207,18 +210,20 @@ def check_hidden_information(setup: Setup, seeds: Sequence[int], sizes: Sizes) -
     for seed in seeds:
         state = game.start(config, seed)
         rng = random.Random(seed + 13)
-        steps = 0
+        steps = audits = 0
         while True:
             if rng.random() < 0.1 or state.is_over():
+                play_on = PLAY_ON if audits == 0 else PLAY_ON_LATER
                 for seat in range(config.players):
-                    _audit_seat(game, state, seat, rng, f"seed {seed}, decision {steps}")
+                    _audit_seat(game, state, seat, rng, f"seed {seed}, decision {steps}", play_on)
+                audits += 1
             if state.is_over():
                 break
             state.apply(*random_decision(state, rng))
             steps += 1
 
 
-def _audit_seat(game: Game, state: State, seat: int, rng: random.Random, where: str) -> None:
+def _audit_seat(game: Game, state: State, seat: int, rng: random.Random, where: str, play_on: int) -> None:
     config = state.config
     seen = state.observation(seat)
     other = state.determinize(seat, random.Random(rng.getrandbits(32)))
@@ -235,12 +240,14 @@ def _audit_seat(game: Game, state: State, seat: int, rng: random.Random, where: 
         assert sample.legal_actions(seat) == state.legal_actions(seat), f"{where}: sampled legal actions differ"
     assert sample.is_over() == state.is_over(), f"{where}: sample_state disagrees on the game being over"
     for copy in (other, sample):
-        _advance(copy, rng, PLAY_ON)
-        assert copy.is_over(), f"{where}: a resampled state for seat {seat} did not end"
+        _advance(copy, rng, play_on)
+        assert play_on < PLAY_ON or copy.is_over(), f"{where}: a resampled state for seat {seat} did not end"
 
 
-#: Decisions a resampled state may take to end (beyond this it counts as not ending).
+#: Decisions a resampled state may take to end (beyond this it counts as not ending): the states of
+#: a seed's first audit are played to the end, later ones :data:`PLAY_ON_LATER` decisions on.
 PLAY_ON = 100_000
+PLAY_ON_LATER = 40
 
 
 def check_bad_setups(setup: Setup, seeds: Sequence[int], sizes: Sizes) -> None:
