@@ -118,7 +118,7 @@ def check_command(
             diff = f"cannot be replayed: {exc}"
         if diff is not None:
             stale.append((path.name, diff))
-    say(f"{chosen.key} ({origin(chosen)})")
+    say(f"{chosen.key}: {origin(chosen)}")
     _print_report(report, len(stored), stale, time.perf_counter() - started)
     if not report.passed or stale:
         raise typer.Exit(1)
