@@ -72,9 +72,10 @@ def _print_report(report: CheckReport, played: int, stale: list[tuple[str, str]]
         failed = sum(1 for f in report.failures if f.check == name)
         verdict = Text(f"{failed} setups failed", "bold red") if failed else Text("passed", "green")
         table.add_row(name, verdict, f"{spent:.2f}")
-    if played or stale:
-        verdict = Text(f"{len(stale)} differ", "bold red") if stale else Text(f"{played} match", "green")
-        table.add_row("stored playthroughs", verdict, "")
+    if stale:
+        table.add_row("stored playthroughs", Text(f"{len(stale)} of {played} differ", "bold red"), "")
+    else:
+        table.add_row("stored playthroughs", Text(f"{played} match", "green") if played else "none stored", "")
     console.print(table)
     for failure in report.failures:
         console.print(Text.assemble(("FAIL ", "bold red"), f"{failure.check} [{failure.setup}]: {failure.detail}"))

@@ -87,7 +87,7 @@ def test_the_kit_game_passes_the_check_and_a_stale_playthrough_fails_it(site: Pa
     finally:
         stored.unlink()
     assert stale.returncode == 1
-    assert "1 differ" in stale.stdout and "FAIL stored playthrough low-3p-seed4.txt:" in stale.stdout
+    assert "1 of 1 differ" in stale.stdout and "FAIL stored playthrough low-3p-seed4.txt:" in stale.stdout
     assert "-  chosen: 99 " in stale.stdout and "+  chosen: " in stale.stdout
 
 
