@@ -5,8 +5,8 @@ point in the group ``arena.games`` (``name = "module:GAME"`` in its distribution
 loads to a :class:`engine.core.Game`. Every game must declare an engine contract this Arena supports
 (:data:`engine.core.CONTRACT_VERSION`).
 
-A plugin that cannot be used (it fails to import, is not a ``Game``, declares another contract, or
-takes a key already registered) is skipped with a one-line warning naming its distribution, and is
+A plugin that cannot be used (it fails to import, is not a ``Game``, declares another contract, lacks
+metadata, or takes a key already registered) is skipped with a one-line warning naming its distribution, and is
 listed by :func:`broken_games`; it never stops the others loading.
 """
 
@@ -20,7 +20,7 @@ from functools import cache
 from importlib.metadata import EntryPoint, entry_points
 
 import engine
-from engine.core import CONTRACT_VERSION, ConfigError, Game
+from engine.core import CONTRACT_VERSION, ConfigError, Game, Knob, Variant
 
 #: The entry-point group installed games register in.
 ENTRY_POINT_GROUP = "arena.games"
@@ -68,14 +68,37 @@ def _plugin(point: EntryPoint) -> Game:
     """The game ``point`` loads to; raises ``ValueError`` saying why it is not usable."""
     try:
         loaded = point.load()
-    except Exception as exc:  # noqa: BLE001 (a plugin's import may raise anything; it is reported)
+    except (Exception, SystemExit) as exc:  # noqa: BLE001 (a plugin's import may raise anything; it is reported)
         raise ValueError(f"cannot be imported: {type(exc).__name__}: {exc}") from None
     if not isinstance(loaded, Game):
         raise ValueError(f"loads to a {type(loaded).__name__}, not an engine.core.Game instance")
-    problem = contract_problem(loaded)
+    problem = contract_problem(loaded) or metadata_problem(loaded)
     if problem is not None:
         raise ValueError(problem)
     return loaded
+
+
+#: The metadata every game sets, and the type of each.
+_METADATA: tuple[tuple[str, type], ...] = (
+    ("name", str), ("version", int), ("title", str), ("min_players", int), ("max_players", int),
+    ("variants", tuple), ("knobs", tuple),
+)
+
+
+def metadata_problem(game: Game) -> str | None:
+    """What is missing or malformed in ``game``'s metadata (name, version, title, player counts,
+    variants, knobs), or ``None``."""
+    for attribute, kind in _METADATA:
+        value = getattr(game, attribute, None)
+        if not isinstance(value, kind) or isinstance(value, bool):
+            return f"its {attribute} is {value!r}, not a {kind.__name__}"
+    if not game.variants or not all(isinstance(v, Variant) for v in game.variants):
+        return "its variants are not a non-empty tuple of engine.core.Variant"
+    if not all(isinstance(k, Knob) for k in game.knobs):
+        return "its knobs are not engine.core.Knob"
+    if not 1 <= game.min_players <= game.max_players:
+        return f"its players {game.min_players}-{game.max_players} are not a range"
+    return None
 
 
 @cache

@@ -18,13 +18,18 @@ def arena(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A folder holding the installed kit game ``plug_card`` and four broken distributions."""
+    """A folder holding the installed kit game ``plug_card`` and five broken distributions."""
     site = tmp_path_factory.mktemp("site")
     install_kit_game(site, "plug_card")
     (site / "future_card.py").write_text(
         "from plug_card.game import TrickGame\n\n\n"
         "class FutureGame(TrickGame):\n    contract = 2\n    name = 'future_card'\n\n\nGAME = FutureGame()\n",
         encoding="utf-8")
+    (site / "bare_card.py").write_text(
+        "from plug_card.game import TrickGame\n\n\n"
+        "class BareGame(TrickGame):\n    name = 'bare_card'\n    variants = ()\n\n\nGAME = BareGame()\n",
+        encoding="utf-8")
+    write_distribution(site, "bare-card", {"bare_card": "bare_card:GAME"})
     write_distribution(site, "broken-import", {"gone": "no_such_module_anywhere:GAME"})
     write_distribution(site, "not-a-game", {"dumps": "json:dumps"})
     write_distribution(site, "future-card", {"future_card": "future_card:GAME"})
@@ -52,17 +57,18 @@ def test_each_broken_plugin_is_one_warning_line_and_listed_as_broken(site: Path)
     assert done.returncode == 0, done.stderr
     broken = {entry["broken"].split()[1]: entry["reason"] for entry in json.loads(done.stdout) if "broken" in entry}
     assert broken == {
+        "bare-card": "its variants are not a non-empty tuple of engine.core.Variant",
         "broken-import": "cannot be imported: ModuleNotFoundError: No module named 'no_such_module_anywhere'",
         "not-a-game": "loads to a function, not an engine.core.Game instance",
         "future-card": "game future_card declares engine contract 2; this Arena supports 1",
         "second-wongar": "its key wongar@2 is already registered by built-in",
     }
     warnings = [line for line in done.stderr.splitlines() if "skipped the installed game" in line]
-    assert len(warnings) == 4 and len(done.stderr.splitlines()) == 4, done.stderr
+    assert len(warnings) == 5 and len(done.stderr.splitlines()) == 5, done.stderr
     for name, reason in broken.items():
         assert any(f"distribution {name} 0.1.0" in line and line.endswith(reason) for line in warnings)
     table = arena(env_of(site), "games")
-    assert table.returncode == 0 and table.stdout.count("│ broken ") == 4, table.stdout
+    assert table.returncode == 0 and table.stdout.count("│ broken ") == 5, table.stdout
 
 
 def test_a_game_that_cannot_load_is_unknown_to_every_command(site: Path) -> None:
