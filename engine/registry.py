@@ -160,4 +160,7 @@ def get_game(spec: str) -> Game:
     if versions:
         return max(versions, key=lambda g: g.version)
     listing = ", ".join(known) or "none"
-    raise ConfigError(f"unknown game {spec!r}; known games: {listing}")
+    broken = len(_catalogue().broken)
+    plural = "s" if broken != 1 else ""
+    skipped = f" ({broken} installed game{plural} could not be loaded: arena games lists why)" if broken else ""
+    raise ConfigError(f"unknown game {spec!r}; known games: {listing}{skipped}")

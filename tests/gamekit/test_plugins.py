@@ -75,6 +75,7 @@ def test_a_game_that_cannot_load_is_unknown_to_every_command(site: Path) -> None
     done = arena(env_of(site), "games", "show", "future_card")
     assert done.returncode == 2
     assert "error: unknown game 'future_card'" in done.stderr
+    assert "(5 installed games could not be loaded: arena games lists why)" in done.stderr
 
 
 def test_the_kit_game_passes_the_check_and_a_stale_playthrough_fails_it(site: Path) -> None:
