@@ -115,8 +115,10 @@ def playthrough_text(game: Game, config: MatchConfig, seed: int) -> str:
     """The playthrough of the deal of ``seed``, decided by a random policy seeded from ``seed``."""
     state = game.start(config, seed)
     rng = random.Random(derive_seed(seed, "playthrough"))
+    defaults = game.configure(config.players, config.variant).knobs
+    knobs = "".join(f" -k {name}={value}" for name, value in config.knobs.items() if value != defaults[name])
     lines = [header(config, seed), f"# {game.title}: regenerate with: arena game playthrough {game.name} "
-             f"--seed {seed} --players {config.players} --variant {config.variant}", "", "start"]
+             f"--seed {seed} --players {config.players} --variant {config.variant}{knobs}", "", "start"]
     views = _Views(config.players)
     lines += views.news(state)
     last_offered: dict[int, tuple[int, str]] = {}
@@ -128,8 +130,10 @@ def playthrough_text(game: Game, config: MatchConfig, seed: int) -> str:
         seat, action = random_decision(state, rng)
         legal = " | ".join(f"{a} {state.action_label(a)}" for a in state.legal_actions(seat))
         offered = last_offered.get(seat)
-        shown = f"as at step {offered[0]}" if offered is not None and offered[1] == legal else legal
-        last_offered[seat] = (step, legal) if shown == legal else offered or (step, legal)
+        if offered is not None and offered[1] == legal:
+            shown = f"as at step {offered[0]}"
+        else:
+            shown, last_offered[seat] = legal, (step, legal)
         lines += ["", f"step {step}: to move {list(state.to_move())}; seat {seat} decides",
                   f"  legal: {shown}", f"  chosen: {action} {state.action_label(action)}"]
         state.apply(seat, action)
