@@ -10,6 +10,10 @@ A game is a :class:`Game` (metadata, variants, knobs, the action table, a state 
 * All chance comes from the seed: each deck is shuffled from its own seed derived with
   :func:`derive_seed`, so the same seed deals the same cards whatever is played.
 * A match replays exactly from ``(game@version, variant, knobs, players, seed, decisions)``.
+
+This module is Arena's public, versioned API for games, installed ones included (docs/engine-contract.md).
+:data:`CONTRACT_VERSION` numbers it; a game states the version it was written for in
+:attr:`Game.contract`, and the registry refuses a game whose version this Arena does not support.
 """
 
 from __future__ import annotations
@@ -23,6 +27,10 @@ from typing import TypeAlias
 from arena_bot.seeds import derive_seed as derive_seed  # re-exported: games and the referee seed with it
 from arena_bot.wire_types import Wire as Wire, WireMap as WireMap  # re-exported: the engine contract names them
 from engine.presentation import Presentation
+
+#: The version of the engine contract this module defines. It changes only when a game written for
+#: the previous version would no longer work unchanged.
+CONTRACT_VERSION = 1
 
 #: A knob's value after validation.
 KnobValue: TypeAlias = bool | int | float | str
@@ -264,8 +272,10 @@ class Game(ABC):
     """A registered game: metadata, variants, knobs, the action table, and the state factory.
 
     Subclasses set the class attributes and implement :meth:`action_table` and :meth:`_new_state`.
+    ``contract`` is the :data:`CONTRACT_VERSION` the game was written for.
     """
 
+    contract: int = 1
     name: str
     version: int
     title: str

@@ -13,6 +13,7 @@ from arena.cli import previous_sigint
 from arena.cli.bot import bot_app
 from arena.cli.common import say
 from arena.cli.doctor import doctor_command
+from arena.cli.gamekit import game_app
 from arena.cli.games import show_command
 from arena.cli.leaderboard import leaderboard_command, publish_command
 from arena.cli.play import play_command
@@ -61,6 +62,7 @@ def root(
 
 games_app.command("show")(show_command)
 app.add_typer(games_app, name="games")
+app.add_typer(game_app, name="game")
 app.command("replay")(replay_command)
 app.add_typer(tournament_app, name="tournament")
 app.command("leaderboard")(leaderboard_command)

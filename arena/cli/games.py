@@ -7,11 +7,12 @@ from typing import Annotated
 
 import typer
 from rich.table import Table
+from rich.text import Text
 
 from arena.cli.common import console, user_errors
 from arena.cli.play import parse_knobs
 from engine.core import Game, MatchConfig, Wire
-from engine.registry import games, get_game
+from engine.registry import BUILT_IN, broken_games, games, get_game, origin
 
 
 def describe(game: Game) -> dict[str, object]:
@@ -21,6 +22,7 @@ def describe(game: Game) -> dict[str, object]:
         "name": game.name,
         "version": game.version,
         "title": game.title,
+        "origin": origin(game),
         "players": [game.min_players, game.max_players],
         "variants": {v.name: v.doc for v in game.variants},
         "knobs": {
@@ -35,13 +37,19 @@ def games_command(
 ) -> None:
     """List every registered game: versions, variants, player counts and knobs with defaults.
 
+    Installed games (plugins) show the distribution they come from; an installed game that cannot be
+    used is listed as broken, with why.
+
     \b
     Examples:
       arena games --json
     """
     registered = list(games().values())
+    broken = broken_games()
     if as_json:
-        print(json.dumps([describe(g) for g in registered], indent=2))
+        listing = [describe(g) for g in registered]
+        listing += [{"broken": b.source, "reason": b.reason} for b in broken]
+        print(json.dumps(listing, indent=2))
         return
     table = Table(title="Games")
     table.add_column("game", overflow="fold")
@@ -50,11 +58,15 @@ def games_command(
     table.add_column("knobs (default)", overflow="fold")
     for game in registered:
         table.add_row(
-            f"[bold]{game.key}[/]\n{game.title}",
+            Text.assemble((game.key, "bold"), "\n", game.title,
+                          "" if origin(game) == BUILT_IN else f"\nfrom {origin(game)}"),
             f"{game.min_players}-{game.max_players}",
             "\n".join(f"{v.name}: {v.doc}" for v in game.variants),
             "\n".join(f"{k.name} = {k.default!r}: {k.doc}" for k in game.knobs) or "-",
         )
+    for skipped in broken:
+        table.add_row(Text.assemble(("broken", "bold red"), f"\n{skipped.source}"), "-",
+                      Text(skipped.reason), "-")
     console.print(table)
 
 
