@@ -1,7 +1,8 @@
 """Determinized Monte Carlo for Liar's Dice: a bandit over a few candidate actions at the root.
 
 Each iteration rolls the other seats' dice anew (``determinize``), plays one candidate action,
-plays the round out with the quick policy (:func:`liars_dice.heuristics.play_round`), in which
+plays the round out (unless that action was the challenge that ends it) with the quick policy
+(:func:`liars_dice.heuristics.play_round`), in which
 every seat sees only its own dice, and scores the position with the estimate, as a reward in
 (0, 1) (:func:`bots.heuristics.rewards`). Candidates are chosen by UCB1; the answer is the most
 tried. A deeper tree that shares its nodes across rolls lets the other seats' replies fit the
@@ -61,7 +62,8 @@ def search(
             arm = max(arms, key=lambda a: totals[a] / visits[a] + EXPLORATION * math.sqrt(log_total / visits[a]))
         deal = root.determinize(seat, rng)
         deal.apply(seat, arm)
-        play_round(deal, rng)
+        if deal.round == root.round:  # a challenge ends the round itself
+            play_round(deal, rng)
         visits[arm] += 1
         totals[arm] += rewards(estimate(deal))[seat]
         iterations += 1
