@@ -16,6 +16,8 @@ from engine.core import (
     seeded_rng,
 )
 
+from engine.parts import Parts
+
 from . import view
 from .rules import CHALLENGE, FACES, Rules
 from .words import wire_ints
@@ -43,6 +45,7 @@ class LiarsDiceState(State):
         "last_challenge",
         "log",
         "out",
+        "parts",
         "private",
         "round",
         "rules",
@@ -62,6 +65,7 @@ class LiarsDiceState(State):
     out: list[int]
     last_challenge: WireMap | None
     private: tuple[frozenset[int], ...]
+    parts: Parts
 
     @classmethod
     def empty(cls, rules: Rules, config: MatchConfig, chance: int) -> LiarsDiceState:
@@ -72,6 +76,7 @@ class LiarsDiceState(State):
         st.round, st.turn, st.bid, st.bidder = 0, NOBODY, CHALLENGE, NOBODY
         st.history, st.out, st.last_challenge = [], [], None
         st.private = tuple(frozenset({s}) for s in range(rules.players))
+        st.parts = Parts()
         return st
 
     @classmethod
@@ -84,13 +89,14 @@ class LiarsDiceState(State):
 
     def clone(self) -> LiarsDiceState:
         """An independent copy (lists copied; the rules and the published challenge map shared,
-        as nothing changes them)."""
+        as nothing changes them; observation parts not carried over)."""
         st = LiarsDiceState.__new__(LiarsDiceState)
         st.config, st.log, st.rules, st.chance = self.config, self.log.copy(), self.rules, self.chance
         st.dice = [d.copy() for d in self.dice]
         st.round, st.turn, st.bid, st.bidder = self.round, self.turn, self.bid, self.bidder
         st.history = [h.copy() for h in self.history]
         st.out, st.last_challenge, st.private = self.out.copy(), self.last_challenge, self.private
+        st.parts = Parts()
         return st
 
     # ----------------------------------------------------------------- the contract
@@ -136,7 +142,8 @@ class LiarsDiceState(State):
         return Result(scores, ranks_from_keys([(s,) for s in scores]), detail)
 
     def observation(self, seat: int) -> WireMap:
-        """What ``seat`` may know now (see :mod:`liars_dice.view`)."""
+        """What ``seat`` may know now (see :mod:`liars_dice.view`); read-only to callers, its
+        unchanged parts the same objects as in earlier observations (see :mod:`engine.parts`)."""
         return view.observation(self, seat)
 
     def render(self, seat: int | None = None) -> str:

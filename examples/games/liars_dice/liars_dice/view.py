@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.core import Wire, WireMap
+from engine.parts import copy_rows
 
 from .words import count_words, wire_ints, describe_event, ordinal
 
@@ -18,11 +19,14 @@ def observation(st: LiarsDiceState, seat: int) -> WireMap:
     """Exactly what ``seat`` may know: its own dice, every seat's dice count, the standing bid,
     this round's bids, who is out, and the latest challenge with the dice it revealed.
 
-    Read-only to callers (``last_challenge`` is the very map the state keeps)."""
+    Read-only to callers: its list and map parts are kept in ``st.parts`` and handed out again
+    while unchanged (see :mod:`engine.parts`; ``last_challenge`` is the very map the state keeps).
+    """
+    parts = st.parts
     bid: Wire = None
     if st.bid:
         quantity, face = st.rules.bid_of(st.bid)
-        bid = [quantity, face]
+        bid = parts.same("bid", [quantity, face])
     return {
         "game": GAME_NAME,
         "variant": st.config.variant,
@@ -30,15 +34,27 @@ def observation(st: LiarsDiceState, seat: int) -> WireMap:
         "players": st.rules.players,
         "dice_each": st.rules.dice,
         "round": st.round,
-        "dice": wire_ints(sorted(st.dice[seat])),
-        "dice_counts": wire_ints(len(d) for d in st.dice),
+        "dice": parts.get(("dice", seat), st.dice[seat], list.copy, _sorted),
+        "dice_counts": parts.get("dice_counts", st.dice, copy_rows, _lengths),
         "to_move": st.turn if st.turn >= 0 else None,
         "bid": bid,
         "bidder": st.bidder if st.bid else None,
-        "history": [wire_ints(h) for h in st.history],
-        "eliminated": wire_ints(st.out),
+        "history": parts.get("history", st.history, copy_rows, _rows),
+        "eliminated": parts.get("eliminated", st.out, list.copy, wire_ints),
         "last_challenge": st.last_challenge,
     }
+
+
+def _sorted(dice: list[int]) -> list[Wire]:
+    return wire_ints(sorted(dice))
+
+
+def _lengths(rows: list[list[int]]) -> list[Wire]:
+    return wire_ints(len(row) for row in rows)
+
+
+def _rows(rows: list[list[int]]) -> list[Wire]:
+    return [wire_ints(row) for row in rows]
 
 
 def render(st: LiarsDiceState, seat: int | None = None) -> str:
