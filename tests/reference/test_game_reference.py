@@ -3,8 +3,8 @@
 Seeded random games of every variant and player count are played; every observation key path,
 event type and field, and phase value met must be in the game's page, and every event type written
 in the engine's source too. So the pages cannot fall behind the engines. A game's page is
-``docs/games/<name>.md`` with ``-`` for ``_`` (``liars_dice``: ``liars-dice.md``); its source is
-the package that defines its class, in ``engine/`` or installed beside it.
+``docs/games/<name>.md``; its source is the package that defines its class, in ``engine/`` or
+installed beside it.
 """
 
 from __future__ import annotations
@@ -102,7 +102,7 @@ def _source_event_types(game: Game) -> set[str]:
 @pytest.fixture(scope="module", params=sorted({g.name for g in games().values()}))
 def played(request: pytest.FixtureRequest) -> tuple[Game, Reference, Seen]:
     name: str = request.param
-    page = ROOT / "docs" / "games" / f"{name.replace('_', '-')}.md"
+    page = ROOT / "docs" / "games" / f"{name}.md"
     assert name in PHASES, f"{name}: say where its phase is read (PHASES) and write {page}"
     game = next(g for g in games().values() if g.name == name)
     assert page.is_file(), f"{name} has no reference page {page}"

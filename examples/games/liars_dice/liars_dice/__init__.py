@@ -1,4 +1,4 @@
-"""Liar's Dice for Arena, 2-6 players: hidden dice, rising bids, "liar!" (docs/games/liars-dice.md).
+"""Liar's Dice for Arena, 2-6 players: hidden dice, rising bids, "liar!" (docs/games/liars_dice.md).
 
 Variants: ``standard`` (default: a die counts only as its own face; bids name faces 1-6) and
 ``wild-ones`` (a one counts as every face; bids name faces 2-6). Knob: ``dice``, the dice each
