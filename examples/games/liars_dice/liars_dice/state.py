@@ -126,13 +126,17 @@ class LiarsDiceState(State):
     def is_over(self) -> bool:
         return self.turn == NOBODY
 
+    def scores(self) -> list[int]:
+        """Each seat's score now: the seats it has outlasted so far (a seat still in, every seat
+        out; a seat out, those out before it); at the end, the final scores."""
+        return [self.out.index(s) if s in self.out else len(self.out) for s in range(self.rules.players)]
+
     def result(self) -> Result:
-        """Scores: the number of seats each outlasted (the winner ``players - 1``); ranks by
-        elimination order; ``detail`` with rounds, the end, the winner and the elimination order."""
+        """Scores (:meth:`scores`: the winner ``players - 1``); ranks by elimination order;
+        ``detail`` with rounds, the end, the winner and the elimination order."""
         if not self.is_over():
             raise EngineError("the game is not over")
-        n = self.rules.players
-        scores = tuple(self.out.index(s) if s in self.out else n - 1 for s in range(n))
+        scores = tuple(self.scores())
         detail: WireMap = {
             "rounds": self.round,
             "end": "last-standing",

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from engine.core import Wire, WireMap
 from engine.parts import copy_rows
 
-from .words import count_words, wire_ints, describe_event, ordinal
+from .words import count_words, describe_event, dice_words, ordinal, wire_ints
 
 if TYPE_CHECKING:
     from .state import LiarsDiceState
@@ -60,7 +60,7 @@ def _rows(rows: list[list[int]]) -> list[Wire]:
 def render(st: LiarsDiceState, seat: int | None = None) -> str:
     """A text picture: omniscient (``seat=None``) or as ``seat`` sees it."""
     rules = st.rules
-    head = f"Liar's Dice ({st.config.variant}, {rules.dice} dice each), round {st.round}"
+    head = f"Liar's Dice ({st.config.variant}, {dice_words(rules.dice)} each), round {st.round}"
     if st.is_over():
         head += f": over, seat {st.alive()[0]} wins"
     else:
@@ -77,7 +77,7 @@ def render(st: LiarsDiceState, seat: int | None = None) -> str:
         elif seat is None or seat == s:
             lines.append(f"seat {s}: {' '.join(map(str, sorted(held)))}")
         else:
-            lines.append(f"seat {s}: {len(held)} dice hidden")
+            lines.append(f"seat {s}: {dice_words(len(held))} hidden")
     if st.history:
         lines.append("bids: " + ", ".join(f"seat {s} {q} x {f}" for s, q, f in st.history))
     if st.last_challenge is not None:

@@ -20,6 +20,11 @@ def count_words(quantity: int, face: int) -> str:
     return f"{quantity} {(_SINGULAR if quantity == 1 else _PLURAL)[face]}"
 
 
+def dice_words(count: int) -> str:
+    """``"1 die"``, ``"3 dice"``."""
+    return f"{count} {'die' if count == 1 else 'dice'}"
+
+
 def ordinal(n: int) -> str:
     """``1st``, ``2nd``, ``3rd``, ``4th`` ... (up to the 6 seats of a game)."""
     return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n, 'th') }"
@@ -54,7 +59,7 @@ def describe_event(event: WireMap) -> str:
         verdict = "the bid stands" if loser == seat else "the bid fails"
         return (
             f"Seat {seat} calls seat {bidder} a liar on {count_words(_int(event, 'quantity'), face)}: "
-            f"there are {count}, {verdict}, and seat {loser} loses a die."
+            f"{'there is 1' if count == 1 else f'there are {count}'}, {verdict}, and seat {loser} loses a die."
         )
     if kind == "eliminated":
         return f"Seat {seat} has lost its last die and places {ordinal(_int(event, 'place'))}."

@@ -137,6 +137,10 @@ def test_events_read_as_sentences() -> None:
         "Seat 2 has lost its last die and places 3rd."
     )
     assert describe_event({"type": "end", "winner": 1}) == "Seat 1 is the last with dice and wins."
+    assert describe_event({"type": "challenge", "seat": 1, "bidder": 0, "quantity": 2, "face": 6, "count": 1,
+                           "loser": 0}) == (
+        "Seat 1 calls seat 0 a liar on 2 sixes: there is 1, the bid fails, and seat 0 loses a die."
+    )
     assert describe_event({"type": "mystery"}) == "Event mystery."
 
 
@@ -145,5 +149,6 @@ def test_render_shows_only_the_observers_dice() -> None:
     state.apply(0, bid(state, 2, 5))
     seen = state.render(0)
     assert "seat 0: 1 5 5" in seen and "seat 1: 3 dice hidden" in seen
+    assert "Liar's Dice (standard, 3 dice each), round 1, seat 1 to act" in seen
     assert "standing bid: 2 fives by seat 0" in seen
     assert "seat 1: 2 3 6" in state.render(None)
