@@ -66,6 +66,11 @@ def _random_to_end(state: State, rng: random.Random) -> None:
         state.apply(seat, rng.choice(state.legal_actions(seat)))
 
 
+def knows(game: str) -> bool:
+    """Whether ``game`` (by name) has an estimate of its own here (else the final scores stand in)."""
+    return game in _ESTIMATORS
+
+
 def estimator(game: str) -> Estimator:
     """The estimate of each seat's final points for ``game`` (by name); the final scores for a
     game without an estimate of its own."""
