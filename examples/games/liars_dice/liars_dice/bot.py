@@ -46,7 +46,7 @@ def search_policy(match: Match) -> Policy:
 
 def main() -> int:
     """Play until the referee says bye; the exit status."""
-    return serve("liars-dice-ismcts", "1", search_policy, match_of)
+    return serve("liars-dice-search", "1", search_policy, match_of)
 
 
 if __name__ == "__main__":
