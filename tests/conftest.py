@@ -25,7 +25,10 @@ FOLDER_TIERS = {"hostile": "sandbox", "sandbox": "sandbox", "browser": "browser"
 
 def folder_tier(path: Path) -> str | None:
     """The tier of the test folder ``path`` lies in, ``None`` for a folder of the default tier."""
-    parts = path.relative_to(Path(__file__).parent).parts
+    root = Path(__file__).parent
+    if not path.is_relative_to(root):  # a game package's own tests, collected in the same run
+        return None
+    parts = path.relative_to(root).parts
     return FOLDER_TIERS.get(parts[0]) if len(parts) > 1 else None
 
 

@@ -2,7 +2,9 @@
 
 :func:`estimator` picks the game's function; :func:`margin` and :func:`rewards` turn the estimates
 into what a greedy choice maximises and what a search backs up; :func:`playout` is how a search
-plays on past its tree before it estimates.
+plays on past its tree before it estimates. A game with neither (one installed as a package of
+its own) is played on at random to its end and scored by its final scores, so the built-in
+search plays every registered game, only with no knowledge of it.
 """
 
 from __future__ import annotations
@@ -50,14 +52,35 @@ def _waroong_round(state: State, rng: random.Random) -> None:
 _PLAYOUTS: dict[str, Playout] = {"wongar": _stay, "waroong": _waroong_round}
 
 
+def _final_scores(state: State) -> list[float]:
+    """A game's final scores once it is over; before, no seat told apart (every estimate 0)."""
+    if state.is_over():
+        return [float(score) for score in state.result().scores]
+    return [0.0] * state.config.players
+
+
+def _random_to_end(state: State, rng: random.Random) -> None:
+    """Play on to the end, each decision a uniformly random legal one of a random seat to move."""
+    while not state.is_over():
+        seat = rng.choice(state.to_move())
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+
+
+def knows(game: str) -> bool:
+    """Whether ``game`` (by name) has an estimate of its own here (else the final scores stand in)."""
+    return game in _ESTIMATORS
+
+
 def estimator(game: str) -> Estimator:
-    """The estimate of each seat's final points for ``game`` (by name); ``KeyError`` if unknown."""
-    return _ESTIMATORS[game]
+    """The estimate of each seat's final points for ``game`` (by name); the final scores for a
+    game without an estimate of its own."""
+    return _ESTIMATORS.get(game, _final_scores)
 
 
 def playout(game: str) -> Playout:
-    """How a search plays on past its tree in ``game`` (by name); ``KeyError`` if unknown."""
-    return _PLAYOUTS[game]
+    """How a search plays on past its tree in ``game`` (by name); at random to the end for a game
+    without a playout of its own."""
+    return _PLAYOUTS.get(game, _random_to_end)
 
 
 def margin(values: Sequence[float], seat: int) -> float:

@@ -48,13 +48,20 @@ def match_from_start(start: Start, nodes: int | None = None) -> Match:
 Policy = ChooseFn
 
 
-def serve(name: str, version: str, policy_for: Callable[[Match], Policy]) -> int:
+def serve(
+    name: str,
+    version: str,
+    policy_for: Callable[[Match], Policy],
+    match_for: Callable[[Start, int | None], Match] = match_from_start,
+) -> int:
     """Play until the referee says bye, with a fresh policy per match; the exit status (2, with a
-    one-line message, when ``ARENA_NODES`` is not a node budget)."""
+    one-line message, when ``ARENA_NODES`` is not a node budget). ``match_for`` builds each
+    match from its ``start`` and the node budget (by default the game from the registry; a bot
+    shipped with its game may take the game from its own package)."""
     try:
         nodes = node_budget()
     except BotExit as exc:
         print(f"{name}: {exc}", file=sys.stderr)
         return 2
     gc.freeze()  # the modules loaded so far are never garbage: keep them out of every collection
-    return run_matches(lambda start: policy_for(match_from_start(start, nodes)), name=name, version=version)
+    return run_matches(lambda start: policy_for(match_for(start, nodes)), name=name, version=version)

@@ -27,7 +27,7 @@ BUDGETS = {"ismcts": 4, "greedy": 1}
 #: A clock no node-budgeted search comes near: only the budget decides how much a bot thinks.
 SLACK = TimeControl.parse("5s")
 #: Seat order of the mixed tables: the first ``players`` of these play.
-TABLE = ("ismcts", "greedy", "random", "ismcts", "greedy")
+TABLE = ("ismcts", "greedy", "random", "ismcts", "greedy", "random")
 SETUPS = [(setup.game, setup.config) for setup in every_setup()]
 SEED = 4100
 

@@ -20,6 +20,7 @@ from arena.handle import BotHandle, close_all
 from arena.manifest import resolve_bot
 from arena.record import MatchRecord
 from arena.referee import play_match
+from bots.heuristics import knows
 from engine.core import Game, MatchConfig
 from engine.registry import games
 from protocols.transport import Hub
@@ -35,7 +36,7 @@ FAST = TimeControl.parse("50ms")
 #: 20 ms a move.
 TIGHT = TimeControl.parse("20ms")
 #: Seat order of the mixed tables: the first ``players`` of these play.
-TABLE = ("ismcts", "greedy", "random", "ismcts", "greedy")
+TABLE = ("ismcts", "greedy", "random", "ismcts", "greedy", "random")
 SETUPS = [(setup.game, setup.config) for setup in every_setup()]
 SEEDS = (4100, 4101)
 
@@ -108,10 +109,11 @@ def test_searching_bots_think_through_a_20ms_move(game: Game, seats: dict[str, l
         assert statistics.median(float(str(r["spent_ms"])) for r in ismcts) >= 0.3 * 20
 
 
-@pytest.mark.parametrize("game", list(games().values()), ids=lambda g: g.key)
+@pytest.mark.parametrize("game", [g for g in games().values() if knows(g.name)], ids=lambda g: g.key)
 def test_greedy_beats_random_over_a_rotation(game: Game, seats: dict[str, list[BotHandle]]) -> None:
     """Greedy thinking through 50 ms moves against two random bots, in each seat once: its mean
-    rank is clearly the better."""
+    rank is clearly the better (in the games it has an estimate of; in others it scores only
+    finished games, so it is as good as random until the end is in sight)."""
     config = game.configure(3)
     ranks: dict[str, list[int]] = {"greedy": [], "random": []}
     for rotation in range(3):

@@ -40,8 +40,7 @@ def test_json_gives_the_table_bots_receive_and_a_documented_observation(name: st
     legal = state.legal_actions(shown["observation"]["seat"])
     assert legal and max(legal) < len(ids), "the first decision's legal ids index the table"
     assert (ROOT / shown["reference"]).is_file()
-    section = "Decisions" if name == "wongar" else "Phases"
-    reference = read_reference(ROOT / shown["reference"], section)
+    reference = read_reference(ROOT / shown["reference"], None)
     for key in shown["observation"]["value"]:
         assert reference.documents(key), f"{key} is not in {shown['reference']}"
 

@@ -12,7 +12,9 @@ from engine.core import Game
 from engine.registry import get_game
 
 BUILT_IN = [get_game("wongar"), get_game("waroong")]
-STORED = [(game, path) for game in BUILT_IN for path in stored_playthroughs(game)]
+#: The seed games and the plugin game shipped with the examples (installed by CI like any plugin).
+SHIPPED = [*BUILT_IN, get_game("liars_dice")]
+STORED = [(game, path) for game in SHIPPED for path in stored_playthroughs(game)]
 
 
 def test_every_variant_and_player_count_has_two_seeds() -> None:
@@ -20,6 +22,9 @@ def test_every_variant_and_player_count_has_two_seeds() -> None:
         names = {path.name for path in stored_playthroughs(game)}
         wanted = {f"{v.name}-{p}p-seed{s}.txt" for v in game.variants for p in range(3, 6) for s in (1, 2)}
         assert wanted <= names, f"{game.key} lacks {sorted(wanted - names)}"
+    dice = get_game("liars_dice")
+    names = {path.name for path in stored_playthroughs(dice)}
+    assert {f"{v.name}-{p}p-seed1.txt" for v in dice.variants for p in range(2, 7)} <= names
 
 
 @pytest.mark.parametrize(("game", "path"), STORED, ids=[f"{g.name}-{p.stem}" for g, p in STORED])

@@ -51,12 +51,14 @@ def _first_code(cell: str) -> str | None:
     return found[0] if found else None
 
 
-def read_reference(path: Path, phase_section: str) -> Reference:
-    """Parse the ``Observation``, ``Events`` and ``phase_section`` tables of the page at ``path``."""
+def read_reference(path: Path, phase_section: str | None) -> Reference:
+    """Parse the ``Observation``, ``Events`` and ``phase_section`` tables of the page at ``path``
+    (no phases for a game without them, ``phase_section=None``)."""
     rows = _rows(path.read_text(encoding="utf-8"))
     keys = {normalize(k) for r in rows["Observation"] if (k := _first_code(r[0]))}
     events = {
         t: frozenset(_CODE.findall(r[1])) for r in rows["Events"] if (t := _first_code(r[0]))
     }
-    phases = {p for r in rows[phase_section] if (p := _first_code(r[0]))}
+    phase_rows = rows[phase_section] if phase_section is not None else []
+    phases = {p for r in phase_rows if (p := _first_code(r[0]))}
     return Reference(frozenset(keys), events, frozenset(phases))

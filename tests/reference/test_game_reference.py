@@ -2,12 +2,15 @@
 
 Seeded random games of every variant and player count are played; every observation key path,
 event type and field, and phase value met must be in the game's page, and every event type written
-in the engine's source too. So the pages cannot fall behind the engines.
+in the engine's source too. So the pages cannot fall behind the engines. A game's page is
+``docs/games/<name>.md``; its source is the package that defines its class, in ``engine/`` or
+installed beside it.
 """
 
 from __future__ import annotations
 
 import ast
+import inspect
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -20,8 +23,13 @@ from engine.core import Game, Wire
 from engine.registry import games
 
 ROOT = Path(__file__).resolve().parents[2]
-#: Per game: the reference section listing the phase values, and where an observation holds the phase.
-PHASES = {"wongar": ("Decisions", ("pending", "decision")), "waroong": ("Phases", ("phase",))}
+#: Per game: the reference section listing the phase values, and where an observation holds the phase
+#: (``None``: a game without phases, each decision alike).
+PHASES: dict[str, tuple[str, tuple[str, ...]] | None] = {
+    "wongar": ("Decisions", ("pending", "decision")),
+    "waroong": ("Phases", ("phase",)),
+    "liars_dice": None,
+}
 GAMES_PER_SETUP = 2
 
 
@@ -56,7 +64,7 @@ def _phase(observation: dict[str, Wire], where: tuple[str, ...]) -> str:
 
 def _play(game: Game) -> Seen:
     seen = Seen()
-    where = PHASES[game.name][1]
+    phases = PHASES[game.name]
     for variant in game.variants:
         for players in range(game.min_players, game.max_players + 1):
             for seed in range(GAMES_PER_SETUP):
@@ -66,7 +74,8 @@ def _play(game: Game) -> Seen:
                     for seat in state.to_move() or (0,):
                         observation = state.observation(seat)
                         seen.keys.update(_paths(observation))
-                        seen.phases.add(_phase(observation, where))
+                        if phases is not None:
+                            seen.phases.add(_phase(observation, phases[1]))
                     if state.is_over():
                         break
                     seat = rng.choice(state.to_move())
@@ -80,7 +89,7 @@ def _play(game: Game) -> Seen:
 def _source_event_types(game: Game) -> set[str]:
     """Every ``{"type": "<literal>", ...}`` written in the game's package."""
     found: set[str] = set()
-    for source in (ROOT / "engine" / game.name).glob("*.py"):
+    for source in Path(inspect.getfile(type(game))).parent.glob("*.py"):
         for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Dict):
                 for key, value in zip(node.keys, node.values):
@@ -93,11 +102,12 @@ def _source_event_types(game: Game) -> set[str]:
 @pytest.fixture(scope="module", params=sorted({g.name for g in games().values()}))
 def played(request: pytest.FixtureRequest) -> tuple[Game, Reference, Seen]:
     name: str = request.param
-    assert name in PHASES, f"{name}: say where its phase is read (PHASES) and write docs/games/{name}.md"
-    game = next(g for g in games().values() if g.name == name)
     page = ROOT / "docs" / "games" / f"{name}.md"
+    assert name in PHASES, f"{name}: say where its phase is read (PHASES) and write {page}"
+    game = next(g for g in games().values() if g.name == name)
     assert page.is_file(), f"{name} has no reference page {page}"
-    return game, read_reference(page, PHASES[name][0]), _play(game)
+    phases = PHASES[name]
+    return game, read_reference(page, None if phases is None else phases[0]), _play(game)
 
 
 def test_every_observation_key_is_documented(played: tuple[Game, Reference, Seen]) -> None:
