@@ -22,6 +22,7 @@ from arena.manifest import BotSpec
 from arena.record import FaultKind, MatchRecord
 from arena.referee import FaultPolicy, play_match
 from engine.core import Game, MatchConfig
+from leaderboards.results import common_clock
 from protocols.transport import Hub
 
 #: Seconds a bot has to leave after ``bye`` before it counts as a breach.
@@ -63,6 +64,8 @@ class CheckReport:
     decisions: int
     latencies: tuple[float, ...]
     breaches: tuple[Breach, ...]
+    #: The clock that timed the matches (see :func:`leaderboards.results.common_clock`); ``None``: none played.
+    clock: str | None = None
 
     @property
     def passed(self) -> bool:
@@ -93,6 +96,7 @@ def check_bot(
     breaches: list[Breach] = []
     latencies: list[float] = []
     decisions = played = 0
+    clocks: list[object] = []
     with Hub(server=f"arena {__version__}") as hub, ExitStack() as stack:
         if log_dir is None:
             log_dir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="arena-check-")))
@@ -114,6 +118,7 @@ def check_bot(
             record = play_match(game, config, seed + number, handles, time_control,
                                 FaultPolicy(strikes=3), match_id=f"check-{number + 1}", clock=clock)
             played += 1
+            clocks.append(record.detail.get("clock"))
             for fault in record.faults:
                 counts[fault.kind] = counts.get(fault.kind, 0) + 1
                 if fault.kind not in first:
@@ -134,7 +139,8 @@ def check_bot(
             breaches.append(Breach(f"{kind.value} ×{count}, first at {first[kind]}", _FIXES[kind]))
         breaches.extend(_pings(handles, "after the matches"))
         breaches.extend(_byes(handles))
-    return CheckReport(spec.name, config.players, played, decisions, tuple(latencies), tuple(breaches))
+    return CheckReport(spec.name, config.players, played, decisions, tuple(latencies), tuple(breaches),
+                       common_clock(clocks))
 
 
 def _start_breach(failure: str, refusals: list[str]) -> Breach:

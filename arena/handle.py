@@ -144,8 +144,10 @@ class BotHandle:
     def cpu_clock_problem(self) -> str | None:
         """Why the bot cannot be held to the CPU clock, or ``None`` if it can: a local bot whose
         control groups measure its CPU time and freeze it between turns."""
-        if self.process is None:
+        if self.peer.remote:
             return f"{self.name!r} is a remote seat, timed on the wall clock"
+        if self.process is None:
+            return f"{self.name!r} is not a process started here, so its CPU time is not measured"
         if self.cpu_used() is None:
             why = self.process.group_problem or "its process has ended"
             return (f"{self.name!r} has no control group to measure its CPU time ({why}; control "

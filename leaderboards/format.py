@@ -78,6 +78,22 @@ def too_few_games(board: Leaderboard) -> str | None:
     )
 
 
+#: How each board clock (:attr:`Leaderboard.clock`) is said.
+CLOCKS = {
+    "cpu": "each bot's own CPU time (the CPU clock)",
+    "wall": "elapsed time (the wall clock)",
+    "mixed": "the CPU clock in some games and the wall clock in others",
+}
+
+
+def clock_line(board: Leaderboard) -> str | None:
+    """A sentence saying what timed the rated games' decisions, led by ``clock: KIND``
+    (``None`` where the games do not record it)."""
+    if board.clock is None:
+        return None
+    return f"clock: {board.clock}: decisions were timed by {CLOCKS[board.clock]}"
+
+
 def bot_label(standing: Standing) -> str:
     """The bot's name followed by its flags, if any."""
     if not standing.flags:
