@@ -78,20 +78,20 @@ def too_few_games(board: Leaderboard) -> str | None:
     )
 
 
-#: How each board clock (:attr:`Leaderboard.clock`) is said.
+#: What each board clock (:attr:`Leaderboard.clock`) charged decisions.
 CLOCKS = {
-    "cpu": "each bot's own CPU time (the CPU clock)",
-    "wall": "elapsed time (the wall clock)",
-    "mixed": "the CPU clock in some games and the wall clock in others",
+    "cpu": "each bot's own CPU time",
+    "wall": "elapsed time",
+    "mixed": "CPU time in some games, elapsed time in others",
 }
 
 
 def clock_line(board: Leaderboard) -> str | None:
-    """A sentence saying what timed the rated games' decisions, led by ``clock: KIND``
-    (``None`` where the games do not record it)."""
+    """What timed the rated games' decisions, e.g. ``clock: cpu (decisions timed by each bot's own
+    CPU time)``; ``None`` where the games do not record it."""
     if board.clock is None:
         return None
-    return f"clock: {board.clock}: decisions were timed by {CLOCKS[board.clock]}"
+    return f"clock: {board.clock} (decisions timed by {CLOCKS[board.clock]})"
 
 
 def bot_label(standing: Standing) -> str:
