@@ -150,8 +150,8 @@ class BotHandle:
             return f"{self.name!r} is not a process started here, so its CPU time is not measured"
         if self.cpu_used() is None:
             why = self.process.group_problem or "its process has ended"
-            return (f"{self.name!r} has no control group to measure its CPU time ({why}; control "
-                    f"groups need root or a delegated cgroup: see arena doctor)")
+            return (f"{self.name!r} has no control group to measure its CPU time ({why}; run as "
+                    f"root or with a delegated cgroup: see arena doctor)")
         return None
 
     def restart(self, handshake_timeout: float = HANDSHAKE_TIMEOUT) -> None:
