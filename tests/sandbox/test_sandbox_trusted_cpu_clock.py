@@ -95,25 +95,27 @@ def test_a_sleeping_trusted_bot_is_not_charged_for_its_sleep(tmp_path: Path) -> 
 
 def test_play_bot_check_and_the_leaderboard_name_the_cpu_clock(tmp_path: Path) -> None:
     saved = tmp_path / "match.json"
-    played = arena("play", "wongar", *(a for name in BUILTINS for a in ("-b", name)), "--tc", "200ms",
+    played = arena("play", "wongar", *(a for name in BUILTINS for a in ("-b", name)), "--tc", "100ms",
                    "--clock", "cpu", "--seed", "3", "--record", str(saved), cwd=tmp_path)
     assert played.returncode == 0, played.stderr
     assert "clock: cpu" in played.stdout.splitlines()[0]
     record = json.loads(saved.read_text())
     assert record["detail"]["clock"] == "cpu"
     assert len(record["cpu"]) == len(record["decisions"]) and all(c is not None for c in record["cpu"])
-    series = arena("play", "wongar", "-b", "random", "-b", "random", "-b", "greedy", "--tc", "200ms",
+    series = arena("play", "wongar", "-b", "random", "-b", "random", "-b", "greedy", "--tc", "50ms",
                    "-n", "2", "--seed", "3", cwd=tmp_path)
     assert series.returncode == 0, series.stderr
     assert "clock: cpu; place and score" in series.stdout
-    checked = arena("bot", "check", "random", "--game", "wongar", "--clock", "cpu", cwd=tmp_path)
+    checked = arena("bot", "check", "random", "--game", "wongar", "--clock", "cpu", "--tc", "100ms",
+                    cwd=tmp_path)
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert [line.split("│")[1:3] for line in checked.stdout.splitlines() if "│ clock" in line] == \
-        [[" clock ", " cpu "]]
+        [[" clock                 ", " cpu     "]]
     config = tmp_path / "t.toml"
     config.write_text('name = "t"\ngame = "wongar"\ntable_size = 3\ndeals = 1\nseed = 1\n'
-                      'time_control = "300ms"\nconcurrency = 1\n'
-                      + "".join(f'[[bots]]\nname = "{name}"\nbot = "{name}"\n' for name in BUILTINS))
+                      'time_control = "50ms"\nconcurrency = 1\n'
+                      + "".join(f'[[bots]]\nname = "{name}"\nbot = "{bot}"\n'
+                                for name, bot in (("r1", "random"), ("r2", "random"), ("g", "greedy"))))
     db = tmp_path / "t.db"
     run = arena("tournament", "run", str(config), "--db", str(db), cwd=tmp_path)
     assert run.returncode == 0, run.stderr
