@@ -61,7 +61,7 @@ def test_a_table_of_builtins_plays_on_the_cpu_clock_frozen_between_turns(tmp_pat
                 assert group is not None and group.frozen(), "a greeted trusted bot waits frozen"
             # The elapsed-time cap is widened: these bots never sleep, and a busy machine can stall
             # one past a second; only CPU time decides here.
-            record = play_match(game, game.configure(3), 5, handles, TimeControl.parse("200ms"),
+            record = play_match(game, game.configure(3), 5, handles, TimeControl.parse("50ms"),
                                 clock=ClockRule("cpu", wall_cap=200))
             assert all(h.process is not None and h.process.group is not None and h.process.group.frozen()
                        for h in handles), "every bot is left frozen after the match"
