@@ -165,4 +165,3 @@ def note_wall_clock(unaccounted: str) -> None:
     if unaccounted not in _noted:
         _noted.add(unaccounted)
         log.warning("note: the wall clock times this match, not the CPU clock: %s", unaccounted)
-

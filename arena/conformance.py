@@ -64,7 +64,8 @@ class CheckReport:
     decisions: int
     latencies: tuple[float, ...]
     breaches: tuple[Breach, ...]
-    #: The clock that timed the matches (see :func:`leaderboards.results.common_clock`); ``None``: none played.
+    #: The clock that timed the matches (:func:`~leaderboards.results.common_clock`); ``None``:
+    #: no match played.
     clock: str | None = None
 
     @property

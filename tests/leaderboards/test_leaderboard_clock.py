@@ -75,4 +75,5 @@ def test_every_published_form_names_the_clock() -> None:
     assert unknown["clock"] is None and violations(unknown, schema(), schema()) == []
     assert "clock" not in render_markdown(pair()).lower()
     broken = {**unknown, "clock": "sundial"}
-    assert violations(broken, schema(), schema()) == ["$.clock: 'sundial' not in ['cpu', 'wall', 'mixed', None]"]
+    assert violations(broken, schema(), schema()) == [
+        "$.clock: 'sundial' not in ['cpu', 'wall', 'mixed', None]"]
