@@ -226,10 +226,10 @@ class BotHandle:
 
 def unaccounted(handles: Sequence[BotHandle]) -> str | None:
     """Why the CPU clock cannot time a table of ``handles`` (the first seat's reason), or ``None``
-    if it can. Seats whose local bot is not running are left out (they are forfeited at once); a
-    remote seat counts whether connected yet or not."""
+    if it can. Only seats usable at the start count: a local bot that is not running is forfeited
+    at once, and a remote seat not yet connected is judged on elapsed time if it joins late."""
     for handle in handles:
-        if handle.alive() or handle.peer.remote:
+        if handle.alive():
             problem = handle.cpu_clock_problem
             if problem is not None:
                 return problem

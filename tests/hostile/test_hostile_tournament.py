@@ -21,8 +21,8 @@ from engine.registry import get_game
 
 # The fault that ends each hostile bot's game (three strikes of timeouts for "hang"). On a loaded
 # machine a reply of "crash" or "huge" before the attack may come late: a timeout before the crash.
-# The honest bot is timed on the wall clock (it is trusted): a second of grace keeps a busy
-# machine's stalls from making it late.
+# Every bot is timed on the CPU clock (the honest one is trusted, in control groups of its own); a
+# second of grace keeps a busy machine's stalls from making a reply late where elapsed time counts.
 EXPECTED = {"crash": FaultKind.CRASH, "hang": FaultKind.TIMEOUT, "huge": FaultKind.CRASH}
 
 
