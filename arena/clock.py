@@ -9,6 +9,7 @@ or ``1s+100ms/10s``; see ``protocols/SPEC.md`` §5.
 
 from __future__ import annotations
 
+import logging
 import re
 from dataclasses import dataclass
 
@@ -21,6 +22,9 @@ _GRAMMAR = re.compile(
     rf"(?:~(?P<grace>{_DURATION}))?"
 )
 _UNITS = {"ms": 0.001, "s": 1.0, "m": 60.0}
+
+log = logging.getLogger(__name__)
+_noted: set[str] = set()
 
 
 class TimeControlError(ArenaError):
@@ -118,11 +122,12 @@ class SeatClock:
 
 #: What a match's decisions may be charged: ``"cpu"``, the CPU time all the bot's processes use
 #: between its ``act`` and its reply (its control group's accounting); ``"wall"``, elapsed time;
-#: ``"auto"``, cpu where every seat's bot has CPU accounting (a sandboxed local bot), else wall.
+#: ``"auto"``, cpu where every seat's bot has CPU accounting (a local bot, sandboxed or trusted,
+#: in control groups of its own), else wall.
 CLOCK_CHOICES = ("auto", "cpu", "wall")
 #: The ``--clock`` option's help, the same on every command.
-CLOCK_HELP = ("Charge decisions CPU time (cpu), elapsed time (wall), or cpu where every bot is "
-              "sandboxed (auto).")
+CLOCK_HELP = ("Charge decisions CPU time (cpu), elapsed time (wall), or cpu where every bot's CPU "
+              "time is measured, i.e. no remote seats and control groups available (auto).")
 #: Under the CPU clock a decision still ends after this many times its allowance in elapsed time.
 DEFAULT_WALL_CAP = 10.0
 
@@ -141,14 +146,22 @@ class ClockRule:
         if not self.wall_cap >= 1:
             raise TimeControlError(f"the wall-time cap must be at least 1 (times the allowance), not {self.wall_cap}")
 
-    def resolve(self, accounted: bool) -> str:
-        """``"cpu"`` or ``"wall"`` for a match whose bots all have CPU accounting (``accounted``) or
-        not; raises :class:`TimeControlError` for the CPU clock without it."""
+    def resolve(self, unaccounted: str | None) -> str:
+        """``"cpu"`` or ``"wall"`` for a match whose bots all have CPU accounting
+        (``unaccounted`` is ``None``) or not (``unaccounted`` says which bot lacks it and why);
+        raises :class:`TimeControlError` for the CPU clock without it."""
         if self.kind == "auto":
-            return "cpu" if accounted else "wall"
-        if self.kind == "cpu" and not accounted:
-            raise TimeControlError(
-                "the CPU clock needs every bot sandboxed (its CPU time is read from its control "
-                "group); use --clock wall or auto, or run the bots untrusted in the sandbox"
-            )
+            return "cpu" if unaccounted is None else "wall"
+        if self.kind == "cpu" and unaccounted is not None:
+            raise TimeControlError(f"the CPU clock cannot time every bot: {unaccounted}; use "
+                                   "--clock wall or auto")
         return self.kind
+
+
+def note_wall_clock(unaccounted: str) -> None:
+    """Say, once per process and reason, that ``auto`` times a match on the wall clock because a
+    bot lacks CPU accounting (``unaccounted``, as :meth:`ClockRule.resolve` takes it): a one-line
+    warning."""
+    if unaccounted not in _noted:
+        _noted.add(unaccounted)
+        log.warning("note: the wall clock times this match, not the CPU clock: %s", unaccounted)

@@ -28,6 +28,7 @@ from arena.manifest import BotSpec
 from arena.record import DecisionRecord, FaultKind, MatchRecord
 from arena.referee import FaultPolicy, play_match
 from engine.core import Game, MatchConfig
+from leaderboards.results import common_clock
 from protocols.transport import Hub
 
 #: Seconds a bot has to leave after ``bye`` before it counts as a breach.
@@ -67,8 +68,7 @@ class Breach:
 @dataclass(frozen=True, slots=True)
 class CheckReport:
     """What ``check_bot`` saw: decisions answered, the time each reply was charged (``latencies``, in
-    seconds, under ``clock``: ``"cpu"`` or ``"wall"``, ``""`` if no match was played), the move time
-    of the time control (s) and the breaches."""
+    seconds, under each match's clock), the move time of the time control (s) and the breaches."""
 
     bot: str
     copies: int
@@ -76,7 +76,9 @@ class CheckReport:
     decisions: int
     latencies: tuple[float, ...]
     breaches: tuple[Breach, ...]
-    clock: str = ""
+    #: The clock that timed the matches (:func:`~leaderboards.results.common_clock`); ``None``:
+    #: no match played.
+    clock: str | None = None
     move: float = 0.0
 
     @property
@@ -97,7 +99,7 @@ class CheckReport:
         p99 = self.percentile(99)
         if p99 is None or not self.move or p99 <= self.move / 2:
             return None
-        return (f"reply p99 {p99 * 1000:.0f} ms {_CHARGED.get(self.clock, '')} is over half the "
+        return (f"reply p99 {p99 * 1000:.0f} ms {_CHARGED.get(self.clock or '', '')} is over half the "
                 f"{self.move * 1000:.0f} ms move time: on a busier machine the bot may time out")
 
 
@@ -117,6 +119,7 @@ def check_bot(
     breaches: list[Breach] = []
     latencies: list[float] = []
     decisions = played = 0
+    clocks: list[object] = []
     with Hub(server=f"arena {__version__}") as hub, ExitStack() as stack:
         if log_dir is None:
             log_dir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="arena-check-")))
@@ -141,6 +144,7 @@ def check_bot(
             record = play_match(game, config, seed + number, handles, time_control,
                                 FaultPolicy(strikes=3), match_id=f"check-{number + 1}", clock=clock)
             played += 1
+            clocks.append(record.detail.get("clock"))
             for fault in record.faults:
                 counts[fault.kind] = counts.get(fault.kind, 0) + 1
                 if fault.kind not in first:
@@ -173,7 +177,7 @@ def check_bot(
         breaches.extend(_pings(handles, "after the matches"))
         breaches.extend(_byes(handles))
     return CheckReport(spec.name, config.players, played, decisions, tuple(latencies), tuple(breaches),
-                       charge, time_control.move)
+                       common_clock(clocks), time_control.move)
 
 
 def _charged(decision: DecisionRecord, clock: str) -> float:

@@ -5,18 +5,19 @@ only announces a token for a bot that will connect from elsewhere. A handle can 
 bot is still usable (:meth:`BotHandle.alive`), restart it (:meth:`BotHandle.restart`) and close it
 (``bye``, then the process escalation of :class:`BotProcess`).
 
-A sandboxed local bot is frozen once it has greeted: the referee thaws it (:meth:`BotHandle.thaw`)
-when it asks it to act and freezes it (:meth:`BotHandle.freeze`) when its reply is in, so it runs
-on its own clock only; :meth:`BotHandle.cpu_used` is the CPU time all its processes have used. A
-trusted local bot with control groups of its own is measured and pinned too, but never frozen, so
-only sandboxed bots may be held to the CPU clock (:attr:`BotHandle.cpu_clockable`). For remote
-bots, and bots without control groups, these do nothing (``cpu_used`` is ``None``).
+A local bot with control groups of its own (sandboxed or trusted, built-ins included) is frozen
+once it has greeted: the referee thaws it (:meth:`BotHandle.thaw`) when it asks it to act and
+freezes it (:meth:`BotHandle.freeze`) when its reply is in, so it runs on its own clock only;
+:meth:`BotHandle.cpu_used` is the CPU time all its processes have used, so it may be held to the
+CPU clock (:attr:`BotHandle.cpu_clock_problem` says why a bot may not). For remote bots, and bots
+without control groups, these do nothing (``cpu_used`` is ``None``).
 """
 
 from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -140,10 +141,18 @@ class BotHandle:
         return None if self.process is None else self.process.cpu_used()
 
     @property
-    def cpu_clockable(self) -> bool:
-        """Whether the bot may be held to the CPU clock: a sandboxed local bot whose CPU time is
-        measured."""
-        return self.process is not None and self.process.sandboxed and self.cpu_used() is not None
+    def cpu_clock_problem(self) -> str | None:
+        """Why the bot cannot be held to the CPU clock, or ``None`` if it can: a local bot whose
+        control groups measure its CPU time and freeze it between turns."""
+        if self.peer.remote:
+            return f"{self.name!r} is a remote seat, timed on the wall clock"
+        if self.process is None:
+            return f"{self.name!r} is not a process started here, so its CPU time is not measured"
+        if self.cpu_used() is None:
+            why = self.process.group_problem or "its process has ended"
+            return (f"{self.name!r} has no control group to measure its CPU time ({why}; run as "
+                    f"root or with a delegated cgroup: see arena doctor)")
+        return None
 
     def restart(self, handshake_timeout: float = HANDSHAKE_TIMEOUT) -> None:
         """Close a local bot and start it afresh (a new token); raises :class:`BotStartError`."""
@@ -213,6 +222,18 @@ class BotHandle:
                 )
             self.hub.wait_connected([self.peer], 0.02)
         self.process.freeze()
+
+
+def unaccounted(handles: Sequence[BotHandle]) -> str | None:
+    """Why the CPU clock cannot time a table of ``handles`` (the first seat's reason), or ``None``
+    if it can. Only seats usable at the start count: a local bot that is not running is forfeited
+    at once, and a remote seat not yet connected is judged on elapsed time if it joins late."""
+    for handle in handles:
+        if handle.alive():
+            problem = handle.cpu_clock_problem
+            if problem is not None:
+                return problem
+    return None
 
 
 def close_all(handles: list[BotHandle], grace: float = 1.0) -> None:

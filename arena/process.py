@@ -6,8 +6,9 @@ bubblewrap's namespaces, an identity of its own when the referee is root, and co
 own that :meth:`BotProcess.freeze`, :meth:`BotProcess.thaw`, :meth:`BotProcess.pin` and
 :meth:`BotProcess.cpu_used` work on and that are killed whole at the end. A trusted bot runs in a
 private working directory and (where the machine allows) without network, and in control groups
-of its own too where this process may make them, without limits and never frozen: for its CPU
-time, its equal CPU weight and its processors, not to confine it.
+of its own too where this process may make them, without limits: for its CPU time, its freezing
+between turns, its equal CPU weight and its processors, not to confine it. A bot without control
+groups says why in :attr:`BotProcess.group_problem`.
 
 Either way the bot's environment is ``PATH``, ``HOME`` and ``TMPDIR`` (its private folder), ``LANG``,
 its manifest's ``env`` and the ``ARENA_*`` variables, never the referee's. The limits are applied by
@@ -106,9 +107,9 @@ def network_isolation_problem() -> str | None:
 _warned: set[str] = set()
 
 
-def _bot_group(name: str, limits: ResourceLimits) -> BotGroup | None:
+def _bot_group(name: str, limits: ResourceLimits) -> BotGroup | SandboxError:
     """New control groups for a sandboxed bot. As root, a failure is a :class:`BotStartError`;
-    as an ordinary user, who may not be allowed any, ``None`` (logged once)."""
+    as an ordinary user, who may not be allowed any, the error (logged once)."""
     try:
         return BotGroup.create(sandbox_limits(limits))
     except SandboxError as exc:
@@ -117,17 +118,17 @@ def _bot_group(name: str, limits: ResourceLimits) -> BotGroup | None:
         if str(exc) not in _warned:
             _warned.add(str(exc))
             log.warning("sandboxed bots run without control groups: %s (see arena doctor)", exc)
-        return None
+        return exc
 
 
-def _trusted_group(name: str) -> BotGroup | None:
-    """New control groups for a trusted bot (no process or memory limit), or ``None`` where this
+def _trusted_group(name: str) -> BotGroup | SandboxError:
+    """New control groups for a trusted bot (no process or memory limit), or the error where this
     machine or user cannot make them: a trusted bot then runs without."""
     try:
         return BotGroup.create(GroupLimits(None, None, frozenset(os.sched_getaffinity(0))))
     except SandboxError as exc:
         log.debug("trusted bot %r runs without control groups: %s", name, exc)
-        return None
+        return exc
 
 
 def _find_program(program: str, cwd: Path, path: str | None) -> str | None:
@@ -171,6 +172,8 @@ class BotProcess:
         self.isolate_network = isolate_network and not spec.network
         self.sandboxed = not spec.trusted
         self.group: BotGroup | None = None
+        #: Why the started bot has no control groups (``None`` while it has them, or before start).
+        self.group_problem: str | None = None
         self._arena_env = dict(env)
         self._socket_dir = socket_dir
         self._popen: subprocess.Popen[bytes] | None = None
@@ -211,7 +214,7 @@ class BotProcess:
         if self.sandboxed:
             command = self._sandboxed_command()
         else:
-            self.group = _trusted_group(self.spec.name)
+            self._take_group(_trusted_group(self.spec.name))
             command = launcher_command(self.spec.command, Settings(
                 rlimits(self.spec.limits), self.isolate_network and network_isolation_problem() is None,
                 os.getpid(), () if self.group is None else tuple(str(f) for f in self.group.join_files),
@@ -252,7 +255,7 @@ class BotProcess:
         files = bound_files(own_files(self.spec))
         if base is not None:
             _check_readable(self.spec.name, files)
-        self.group = _bot_group(self.spec.name, limits)
+        self._take_group(_bot_group(self.spec.name, limits))
         socket_dir = None if self._socket_dir is None else Path(self._socket_dir)
         jail = Jail(self.spec.cwd, files, socket_dir, not self.isolate_network, limits.disk_mb << 20,
                     staged=base is not None)
@@ -263,15 +266,19 @@ class BotProcess:
         )
         return launcher_command(jail_command(bwrap, jail, self.spec.command), settings)
 
+    def _take_group(self, made: BotGroup | SandboxError) -> None:
+        """Keep the control groups made for the bot, or why there are none."""
+        self.group, self.group_problem = (None, str(made)) if isinstance(made, SandboxError) else (made, None)
+
     def freeze(self) -> None:
-        """Stop every process of a sandboxed bot until :meth:`thaw` (without waiting for the kernel
-        to finish); nothing for a trusted bot or one without control groups."""
-        if self.group is not None and self.sandboxed and not self._closed:
+        """Stop every process of the bot until :meth:`thaw` (without waiting for the kernel to
+        finish), sandboxed or trusted; nothing for a bot without control groups."""
+        if self.group is not None and not self._closed:
             self.group.freeze()
 
     def thaw(self) -> None:
         """Let a frozen bot run again."""
-        if self.group is not None and self.sandboxed and not self._closed:
+        if self.group is not None and not self._closed:
             self.group.thaw()
 
     def pin(self, cpus: frozenset[int]) -> None:

@@ -30,6 +30,7 @@ def rated_game(record: MatchRecord) -> RatedGame:
         faults=tuple((f.seat, f.kind.value) for f in record.faults),
         forfeited=record.forfeited,
         replies=tuple((d.seat, d.elapsed) for d in record.decisions if not d.fallback),
+        clock=clock if isinstance(clock := record.detail.get("clock"), str) else None,
     )
 
 

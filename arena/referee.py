@@ -22,9 +22,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from arena import __version__
-from arena.clock import ClockRule, SeatClock, TimeControl, TimeControlError
+from arena.clock import ClockRule, SeatClock, TimeControl, TimeControlError, note_wall_clock
 from arena.errors import ArenaError
-from arena.handle import HANDSHAKE_TIMEOUT, BotHandle, close_all
+from arena.handle import HANDSHAKE_TIMEOUT, BotHandle, close_all, unaccounted
 from arena.hostfault import HostWatch
 from arena.manifest import BotSpec
 from arena.record import DecisionRecord, Fault, FaultKind, MatchRecord
@@ -142,11 +142,13 @@ class _Match:
         self.cpu_spent: dict[int, float | None] = {}  # seat → CPU seconds of its pending decision
         self.refused_before = self.hub.refused
         self.peer_drops_before = [h.peer.dropped for h in handles]
-        accounted = all(h.cpu_clockable for h in handles if h.alive())
+        missing = unaccounted(handles)
         try:
-            self.clock_kind = clock.resolve(accounted)
+            self.clock_kind = clock.resolve(missing)
         except TimeControlError as exc:
             raise RefereeError(str(exc)) from None
+        if missing is not None and clock.kind == "auto" and not self.any_remote:
+            note_wall_clock(missing)  # remote seats are on the wall clock as a rule
         # How much longer than its allowance a decision may run in elapsed time.
         self.wall_factor = clock.wall_cap if self.clock_kind == "cpu" else 1.0
         self.watch = HostWatch()

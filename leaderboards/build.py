@@ -27,7 +27,7 @@ from leaderboards.model import (
 )
 from leaderboards.pairwise import comparisons, fit_pairwise
 from leaderboards.plackett_luce import Finish, FloatArray, IndexArray, PlackettLuceModel
-from leaderboards.results import RatedGame
+from leaderboards.results import RatedGame, common_clock
 from leaderboards.scale import ELO_MEAN, ELO_PER_THETA
 from leaderboards.seats import prior_bound_tables
 from leaderboards.stats import (
@@ -156,6 +156,7 @@ def _build(
         latency=latencies(games, ranked),
         groups=groups,
         notes=_notes(fit.converged, fit.iterations, cross.converged, bound_tables),
+        clock=common_clock(g.clock for g in games),
     )
 
 

@@ -78,6 +78,22 @@ def too_few_games(board: Leaderboard) -> str | None:
     )
 
 
+#: What each board clock (:attr:`Leaderboard.clock`) charged decisions.
+CLOCKS = {
+    "cpu": "each bot's own CPU time",
+    "wall": "elapsed time",
+    "mixed": "CPU time in some games, elapsed time in others",
+}
+
+
+def clock_line(board: Leaderboard) -> str | None:
+    """What timed the rated games' decisions, e.g. ``clock: cpu (decisions timed by each bot's own
+    CPU time)``; ``None`` where the games do not record it."""
+    if board.clock is None:
+        return None
+    return f"clock: {board.clock} (decisions timed by {CLOCKS[board.clock]})"
+
+
 def bot_label(standing: Standing) -> str:
     """The bot's name followed by its flags, if any."""
     if not standing.flags:

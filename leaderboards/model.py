@@ -176,7 +176,8 @@ class Leaderboard:
     standing ``j`` (``None`` across groups); ``groups`` lists the bots of each group of the field
     connected through results (ratings compare only within a group); ``blocks`` counts the resampled
     units (duplicate blocks, or games); ``notes`` are warnings every published form shows (a fit
-    that did not converge, seat terms only the prior bounds).
+    that did not converge, seat terms only the prior bounds); ``clock`` is what timed the games'
+    decisions: ``"cpu"``, ``"wall"``, ``"mixed"`` (games differ) or ``None`` (not recorded).
     """
 
     tournament: TournamentInfo | None
@@ -191,6 +192,7 @@ class Leaderboard:
     latency: tuple[Latency, ...]
     groups: tuple[tuple[str, ...], ...]
     notes: tuple[str, ...] = ()
+    clock: str | None = None
 
     @property
     def provisional(self) -> bool:

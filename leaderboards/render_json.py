@@ -45,6 +45,7 @@ def leaderboard_data(board: Leaderboard) -> dict[str, Any]:
         "latency": [asdict(entry) for entry in board.latency],
         "groups": [list(group) for group in board.groups],
         "notes": list(board.notes),
+        "clock": board.clock,
     }
 
 

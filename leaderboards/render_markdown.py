@@ -22,6 +22,9 @@ def render_markdown(board: Leaderboard) -> str:
         f"of every finishing order (mean 1500); −/+ is the {confidence}% bootstrap interval.",
         "",
     ]
+    clock = fmt.clock_line(board)
+    if clock:
+        parts += [f"{clock[0].upper()}{clock[1:]}.", ""]
     too_few = fmt.too_few_games(board)
     if too_few:
         parts += [f"**{markdown(too_few[0].upper() + too_few[1:])}.**", ""]

@@ -55,6 +55,8 @@ def _table(board: Leaderboard, dropped: tuple[str, ...]) -> Table:
 
 def _caption(board: Leaderboard, dropped: tuple[str, ...]) -> Text:
     lines = [f"{board.games} games; Arena Elo (Plackett–Luce), mean 1500"]
+    clock = fmt.clock_line(board)
+    lines.extend([clock] if clock else [])
     if dropped:
         lines.append(left_out_note(dropped, "--format md"))
     flagged: dict[str, list[str]] = {}

@@ -6,6 +6,7 @@ arena builds them from its match records, see :mod:`arena.rating_input`) is its 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 #: The fault kinds a game may list (the referee's: see SPEC.md §6).
@@ -20,7 +21,8 @@ class RatedGame:
     forfeited seats last). ``game``, ``variant`` and ``seed`` name the deal (duplicate blocks are
     built from them). ``faults`` lists ``(seat, kind)`` with ``kind`` in :data:`FAULT_KINDS`;
     ``forfeited`` the forfeited seats; ``replies`` the ``(seat, seconds)`` of every decision a bot
-    answered itself (fallbacks left out).
+    answered itself (fallbacks left out); ``clock`` what timed its decisions, ``"cpu"`` or
+    ``"wall"`` (``None``: not recorded).
     """
 
     game: str
@@ -31,6 +33,7 @@ class RatedGame:
     faults: tuple[tuple[int, str], ...] = ()
     forfeited: tuple[int, ...] = ()
     replies: tuple[tuple[int, float], ...] = ()
+    clock: str | None = None
 
     def __post_init__(self) -> None:
         for _, kind in self.faults:
@@ -41,3 +44,11 @@ class RatedGame:
     def players(self) -> int:
         """Number of seats."""
         return len(self.bots)
+
+
+def common_clock(kinds: Iterable[object]) -> str | None:
+    """The clock that timed a set of matches, from each one's recorded clock (a match record's
+    ``detail["clock"]``, or :attr:`RatedGame.clock`): ``"cpu"`` or ``"wall"`` when they all
+    agree, ``"mixed"`` when they differ, ``None`` when none records one."""
+    named = {kind for kind in kinds if kind in ("cpu", "wall")}
+    return None if not named else named.pop() if len(named) == 1 else "mixed"

@@ -71,6 +71,7 @@ def _print(report: CheckReport) -> None:
     table.add_row("copies (one per seat)", str(report.copies))
     table.add_row("matches played", str(report.matches))
     table.add_row("decisions answered", str(report.decisions))
+    table.add_row("clock", report.clock or "-")
     table.add_row("reply p50", "-" if p50 is None else f"{p50 * 1000:.2f} ms")
     table.add_row("reply p99", "-" if p99 is None else f"{p99 * 1000:.2f} ms")
     console.print(table)

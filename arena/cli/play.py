@@ -28,6 +28,7 @@ from arena.remote.seats import Countdown, remote_name, remote_spec
 from arena.sandbox.selftest import refusal
 from engine.core import ConfigError, State
 from engine.registry import get_game
+from leaderboards.results import common_clock
 from protocols.codec import BOT_FRAME_LIMIT, bot_limits
 from protocols.transport import Peer
 
@@ -283,7 +284,8 @@ def seed_text(record: MatchRecord) -> str:
 def result_table(record: MatchRecord) -> Table:
     """The result of one match: each seat's bot, score, place, faults and reply times."""
     table = Table(title=f"{record.game}@{record.version} {record.variant}  {seed_text(record)}  "
-                        f"{len(record.decisions)} decisions in {record.duration:.2f} s")
+                        f"{len(record.decisions)} decisions in {record.duration:.2f} s  "
+                        f"clock: {common_clock([record.detail.get('clock')]) or 'unknown'}")
     for column in ("seat", "bot", "score", "place", "faults", "median ms", "max ms"):
         table.add_column(column, justify="left" if column == "bot" else "right")
     for seat, name in enumerate(record.bots):

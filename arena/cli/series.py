@@ -18,6 +18,7 @@ from arena.record import MatchRecord
 from arena.referee import FaultPolicy
 from arena.series import entry_at, play_series
 from engine.core import Game, MatchConfig
+from leaderboards.results import common_clock
 from protocols.codec import Limits
 
 
@@ -72,7 +73,8 @@ def series_table(records: list[MatchRecord], names: list[str], seed: int) -> Tab
     table = Table(title=f"{len(records)} matches of {first.game}@{first.version} {first.variant}, "
                         f"seed {seed}{', keyed' if 'deal' in first.detail else ''}: {decisions} decisions in {playing:.1f} s of play "
                         f"({decisions / playing if playing else 0:.0f} a second)")
-    table.caption = "place and score: means over the matches; ms: median reply time"
+    table.caption = (f"clock: {common_clock(r.detail.get('clock') for r in records) or 'unknown'}; "
+                     "place and score: means over the matches; ms: median reply time")
     table.add_column("bot", no_wrap=True)
     for column in ("matches", "wins", "place", "score", "faults", "forfeits", "ms"):
         table.add_column(column, justify="right")

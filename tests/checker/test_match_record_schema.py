@@ -49,10 +49,14 @@ def test_the_schema_rejects_what_is_not_a_record() -> None:
         "game": "wongar", "version": 2, "variant": "basic", "knobs": {}, "seed": 1, "bots": ["a"],
         "decisions": [[0, 3, 0.01, None, False]], "faults": [[0, "slow", 0, "x"]], "scores": [1],
         "ranks": [1], "forfeited": [], "duration": 0.1,
-        "detail": {"match": "m", "time_control": "1s", "referee": "arena", "result": {},
+        "detail": {"match": "m", "time_control": "1s", "clock": "cpu", "referee": "arena", "result": {},
                    "dropped": [0], "info_dropped": [0], "refused": 0},
     }
     assert violations(good, SCHEMA, SCHEMA) == ["$.faults[0][1]: 'slow' not in ['timeout', 'crash', 'malformed', 'illegal', 'start']"]
+    detail = good["detail"]
+    detail["clock"] = "sundial"
+    assert violations(good, SCHEMA, SCHEMA)[1:] == ["$.detail.clock: 'sundial' not in ['cpu', 'wall']"]
+    detail["clock"] = "wall"
     good["faults"] = []
     good["decisions"] = [[0, 3, 0.01, None]]
     assert violations(good, SCHEMA, SCHEMA) == ["$.decisions[0]: 4 items"]

@@ -61,7 +61,7 @@ def test_a_hog_spinning_children_while_it_holds_its_reply_takes_no_more_than_its
     bots = [cpu_bot("hog", "hog"), cpu_bot("rival", "rival"), cpu_bot("rival", "trusted", trusted=True)]
     record = run_match(waroong, waroong.configure(3), 7, bots, CONTROL, FaultPolicy(1),
                        log_dir=tmp_path)
-    assert record.faults == () and record.detail["clock"] == "wall"
+    assert record.faults == () and record.detail["clock"] == "cpu"
     first = [d.seat for d in record.decisions[:3]]
     assert sorted(first) == [0, 1, 2], "the first round is decided by all three at once"
     hog = [charged for _, charged in windows(record, 0)]

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.clock import TimeControl
+from arena.clock import ClockRule, TimeControl
 from arena.handle import BotHandle
 from arena.manifest import ResourceLimits
 from arena.record import FaultKind, MatchRecord
@@ -39,11 +39,13 @@ class Attack:
     control: TimeControl = SLOW
     limits: ResourceLimits = field(default_factory=ResourceLimits)
     detail: str = ""
+    clock: ClockRule = ClockRule()
 
 
 ATTACKS = [
     Attack("silent", (T, T), control=FAST, detail="no reply within"),
-    Attack("late", (T, T), control=FAST, detail="no reply within"),
+    # Late by sleeping: only elapsed time charges that (the CPU clock does not, by design).
+    Attack("late", (T, T), control=FAST, detail="no reply within", clock=ClockRule("wall")),
     Attack("hang", (T, T), control=FAST, detail="no reply within"),
     Attack("twice", ()),
     Attack("stale", ()),
@@ -66,7 +68,8 @@ ATTACKS = [
 
 def play(game: Game, hub: Hub, bad: BotHandle, honest: list[BotHandle], attack: Attack) -> MatchRecord:
     config = game.configure(3)
-    return play_match(game, config, SEED, [bad, *honest], attack.control, FaultPolicy(strikes=2))
+    return play_match(game, config, SEED, [bad, *honest], attack.control, FaultPolicy(strikes=2),
+                      clock=attack.clock)
 
 
 @pytest.mark.parametrize("attack", ATTACKS, ids=[a.mode for a in ATTACKS])

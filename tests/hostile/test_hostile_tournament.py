@@ -21,8 +21,9 @@ from engine.registry import get_game
 
 # The fault that ends each hostile bot's game (three strikes of timeouts for "hang"). On a loaded
 # machine a reply of "crash" or "huge" before the attack may come late: a timeout before the crash.
-# The honest bot is timed on the wall clock (it is trusted): a second of grace keeps a busy
-# machine's stalls from making it late.
+# Timed on the wall clock, so that "hang" times out after its 1.1 s limit (the CPU clock would wait
+# ten times as long for a bot that uses no CPU): a second of grace keeps a busy machine's stalls
+# from making the honest bot late.
 EXPECTED = {"crash": FaultKind.CRASH, "hang": FaultKind.TIMEOUT, "huge": FaultKind.CRASH}
 
 
@@ -38,7 +39,7 @@ def test_a_tournament_with_hostile_bots_completes_and_charges_every_fault(tmp_pa
     bots: list[dict[str, object]] = [{"name": n, "bot": c, "env": env} for n, c in commands.items()]
     config = parse_config(
         {"name": "hostile", "game": "wongar", "table_size": 3, "deals": 1, "seed": 3,
-         "time_control": "100ms~1s", "concurrency": 2, "bots": bots},
+         "time_control": "100ms~1s", "clock": "wall", "concurrency": 2, "bots": bots},
         source="test", base=tmp_path,
     )
     with Store(tmp_path / "hostile.db") as store:

@@ -130,13 +130,17 @@ def test_the_act_clock_rounds_the_bank_down_to_whole_milliseconds() -> None:
 def test_clock_rules_resolve_by_accounting() -> None:
     assert CLOCK_CHOICES == ("auto", "cpu", "wall")
     assert ClockRule() == ClockRule("auto", DEFAULT_WALL_CAP) and DEFAULT_WALL_CAP == 10.0
-    assert ClockRule("auto").resolve(True) == "cpu"
-    assert ClockRule("auto").resolve(False) == "wall"
-    assert ClockRule("cpu").resolve(True) == "cpu"
-    assert ClockRule("wall").resolve(True) == "wall"
-    assert ClockRule("wall").resolve(False) == "wall"
-    with pytest.raises(TimeControlError, match="the CPU clock needs every bot sandboxed"):
-        ClockRule("cpu").resolve(False)
+    missing = "'random' has no control group to measure its CPU time (no cgroup mount)"
+    assert ClockRule("auto").resolve(None) == "cpu"
+    assert ClockRule("auto").resolve(missing) == "wall"
+    assert ClockRule("cpu").resolve(None) == "cpu"
+    assert ClockRule("wall").resolve(None) == "wall"
+    assert ClockRule("wall").resolve(missing) == "wall"
+    with pytest.raises(TimeControlError) as caught:
+        ClockRule("cpu").resolve(missing)
+    assert str(caught.value) == (
+        "the CPU clock cannot time every bot: 'random' has no control group to measure its CPU "
+        "time (no cgroup mount); use --clock wall or auto")
 
 
 def test_clock_rule_limits_both_sides() -> None:
@@ -172,7 +176,7 @@ def test_every_time_control_error_in_full() -> None:
         TimeControl(1.0, grace=-1.0)
     assert str(caught.value) == "time control values cannot be negative"
     with pytest.raises(TimeControlError) as caught:
-        ClockRule("cpu").resolve(False)
+        ClockRule("cpu").resolve("'far' is a remote seat, timed on the wall clock")
     assert str(caught.value) == (
-        "the CPU clock needs every bot sandboxed (its CPU time is read from its control group); use "
-        "--clock wall or auto, or run the bots untrusted in the sandbox")
+        "the CPU clock cannot time every bot: 'far' is a remote seat, timed on the wall clock; use "
+        "--clock wall or auto")

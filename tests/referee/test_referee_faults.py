@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.clock import TimeControl
+from arena.clock import ClockRule, TimeControl
 from arena.handle import BotHandle
 from arena.record import FaultKind, MatchRecord
 from arena.referee import FaultPolicy, play_match, run_match
@@ -22,6 +22,8 @@ pytestmark = pytest.mark.usefixtures("working_sandbox")
 # Short enough to keep the tests fast, with a grace wide enough that a well-behaved bot on a loaded
 # machine is not late, and still well short of the "late" bot's 1 s.
 FAST = TimeControl(0.1, grace=0.6)
+#: Misbehaving bots are judged by elapsed time (a late bot sleeps, which the CPU clock never charges).
+WALL = ClockRule("wall")
 
 
 @pytest.fixture()
@@ -42,7 +44,7 @@ def play_with(mode: str, game: Game, hub: Hub, random_bots: list[BotHandle], lau
     players = game.min_players
     config = game.configure(players)
     seats = [bad, *random_bots[: players - 1]]
-    record = play_match(game, config, 11, seats, FAST, FaultPolicy(strikes))
+    record = play_match(game, config, 11, seats, FAST, FaultPolicy(strikes), clock=WALL)
     assert replay(game, config, 11, [(d.seat, d.action) for d in record.decisions]).is_over()
     return record
 

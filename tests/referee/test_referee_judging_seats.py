@@ -275,6 +275,7 @@ def test_seats_unusable_at_the_start_are_forfeited_before_the_first_act(
     assert table.hub.wait_connected([peer], 10) == []
     exited = BotHandle.launch(QUITTER, table.hub, tmp_path)
     socket.close()
+    exited.thaw()  # frozen once it greeted, where it has control groups
     assert exited.process is not None and exited.process.wait(5)
     time.sleep(0.2)
     gone = BotHandle(BotSpec("gone", ("scripted",)), table.hub, peer)

@@ -57,9 +57,17 @@ def test_limits_freezing_and_cpu_time_hold_for_all_its_processes(tmp_path: Path)
     assert group.members() == []
 
 
-def test_a_trusted_bot_has_groups_of_its_own_to_measure_and_weigh_it_never_to_freeze_it(
-    tmp_path: Path
-) -> None:
+def fully_frozen(group: BotGroup) -> bool:
+    """Whether the kernel has stopped every process of ``group`` (not merely freezing)."""
+    for folder in group.folders:
+        if (folder / "freezer.state").exists():
+            return (folder / "freezer.state").read_text().strip() == "FROZEN"
+        if (folder / "cgroup.events").exists():
+            return "frozen 1" in (folder / "cgroup.events").read_text().splitlines()
+    return False
+
+
+def test_a_trusted_bot_has_groups_of_its_own_to_measure_weigh_and_freeze_it(tmp_path: Path) -> None:
     spec = BotSpec("trusted", (sys.executable, "-c", SPIN), trusted=True, limits=ResourceLimits(memory_mb=None))
     with BotProcess(spec, {}, tmp_path / "spin.log") as process:
         group = process.group
@@ -70,11 +78,15 @@ def test_a_trusted_bot_has_groups_of_its_own_to_measure_and_weigh_it_never_to_fr
         assert limits.get("pids.max") == "max"
         assert limits.get("memory.limit_in_bytes", limits.get("memory.max")) in ("max", str(2**63 - 4096))
         assert limits.get("cpu.shares", limits.get("cpu.weight")) in ("1024", "100", None)
-        process.freeze()  # nothing for a trusted bot
-        spun = process.cpu_used()
-        assert spun is not None
-        assert wait_until(lambda: (process.cpu_used() or 0.0) - spun > 0.2, 10), "never frozen"
-        assert not group.frozen()
+        assert wait_until(lambda: (process.cpu_used() or 0.0) > 0.2, 10), "it spins while thawed"
+        process.freeze()  # as a sandboxed bot's: between its turns it cannot run
+        assert wait_until(lambda: fully_frozen(group), 10)
+        frozen_at = process.cpu_used()
+        assert frozen_at is not None
+        time.sleep(0.2)  # long enough for a spinner left running to show; a frozen one never does
+        assert process.cpu_used() == frozen_at and len(group.members()) == 2, "frozen, neither process runs"
+        process.thaw()
+        assert wait_until(lambda: (process.cpu_used() or 0.0) - frozen_at > 0.2, 10)
         folders = group.folders
     assert not any(f.exists() for f in folders)
 

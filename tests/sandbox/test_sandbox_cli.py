@@ -59,7 +59,7 @@ def test_an_untrusted_match_records_each_decisions_cpu_time(tmp_path: Path) -> N
     # The built-in bots' too: they have control groups of their own, outside the sandbox.
     assert len(record["cpu"]) == len(record["decisions"])
     assert all(cpu is not None and 0 <= cpu < 1 for cpu in record["cpu"])
-    assert record["detail"]["clock"] == "wall"  # only sandboxed bots are held to the CPU clock
+    assert record["detail"]["clock"] == "cpu"  # every bot is, sandboxed or trusted
 
 
 def test_an_unsandboxed_tournament_is_stored_and_published_as_such(tmp_path: Path) -> None:
