@@ -26,6 +26,7 @@ table. Ties go to a seeded shuffle of the entrants.
 from __future__ import annotations
 
 import enum
+import functools
 import math
 import random
 from collections.abc import Sequence
@@ -133,14 +134,14 @@ class Policy:
     """
 
     placement_games: int = 32
-    period_rounds: float = 3.0
+    period_rounds: float = 5.0
     top: int = 5
     top_weight: float = 1.0
     new_weight: float = 1.0
-    base_weight: float = 0.02
-    sure_z: float = 2.0
+    base_weight: float = 0.01
+    sure_z: float = 3.0
     prior_sd: float = 200.0
-    repeat_window: int = 20
+    repeat_window: int = 3
 
 
 class Reason(str, enum.Enum):
@@ -317,26 +318,32 @@ class _State:
         self.cov = (self.cov + self.cov.T) / 2
 
     def _weights(self, placing: NDArray[np.bool_]) -> FloatArray:
-        """W of the uncertainty ``trace(W Σ)``: each top pair's difference (adjacent among the
-        ``top`` best, and the ``top``-th against everyone below) weighted by how ambiguous it is,
-        the placement entrants' variances, and a little of every variance."""
+        """W of the uncertainty ``trace(W Σ)``. Each variance that matters enters divided by its
+        present value, so a table's gain is a sum of relative reductions (twice the information
+        it gives, in nats, about each quantity): each top pair's difference (adjacent among the
+        ``top`` best, and the ``top``-th against everyone below), weighted by how ambiguous it
+        is; the variance of each entrant in placement; a little of every entrant's variance."""
         policy = self.policy
         n = len(self.keys)
-        weights = policy.base_weight * np.eye(n)
-        weights[placing, placing] += policy.new_weight
+        variance = np.maximum(np.diag(self.cov), _SMALLEST_VARIANCE)
+        weights = np.diag((policy.base_weight + policy.new_weight * placing) / variance)
         order = sorted(range(n), key=lambda i: (-self.mean[i], self.keys[i]))
         cut = min(policy.top, n) - 1
         pairs = [(order[r], order[r + 1]) for r in range(cut)]
         pairs += [(order[cut], j) for j in order[cut + 1 :]] if cut >= 0 else []
         for a, b in pairs:
-            spread = self.cov[a, a] + self.cov[b, b] - 2 * self.cov[a, b]
-            z = abs(self.mean[a] - self.mean[b]) / math.sqrt(max(spread, 1e-12))
-            w = policy.top_weight * 2.0 * float(ndtr(-z / policy.sure_z))
+            spread = max(self.cov[a, a] + self.cov[b, b] - 2 * self.cov[a, b], _SMALLEST_VARIANCE)
+            z = abs(self.mean[a] - self.mean[b]) / math.sqrt(spread)
+            w = policy.top_weight * 2.0 * float(ndtr(-z / policy.sure_z)) / spread
             weights[a, a] += w
             weights[b, b] += w
             weights[a, b] -= w
             weights[b, a] -= w
         return weights
+
+
+#: Variances (θ²) below this count as this: an entrant the fit pins exactly would weigh without end.
+_SMALLEST_VARIANCE = 1e-8
 
 
 def _prior(ratings: Ratings, active: list[Entrant], policy: Policy) -> tuple[FloatArray, FloatArray]:
@@ -397,23 +404,34 @@ def expected_information(strengths: FloatArray) -> FloatArray:
     over every set ``R`` weighted by the chance that exactly ``R`` is left (2^m sets)."""
     tables, m = strengths.shape
     weights = np.exp(strengths - strengths.max(axis=1, keepdims=True))
-    full = (1 << m) - 1
-    reach = np.zeros((tables, full + 1))
-    reach[:, full] = 1.0
+    reach = np.zeros((1 << m, tables))
+    reach[-1] = 1.0
     info = np.zeros((tables, m, m))
-    for left in range(full, 0, -1):  # every superset of a set is a larger number: it comes first
-        members = [i for i in range(m) if left >> i & 1]
-        if len(members) < 2:
-            continue
-        chance = reach[:, left]
-        p = weights[:, members] / weights[:, members].sum(axis=1, keepdims=True)
+    for left, members, children in _stages(m):
+        chance = reach[left]
+        p = weights[:, members]
+        p /= p.sum(axis=1, keepdims=True)
         stage = -p[:, :, None] * p[:, None, :]
-        stage[:, np.arange(len(members)), np.arange(len(members))] += p
-        rows, columns = np.ix_(members, members)
-        info[:, rows, columns] += chance[:, None, None] * stage
-        for column, i in enumerate(members):
-            reach[:, left & ~(1 << i)] += chance * p[:, column]
+        stage[:, _DIAGONALS[len(members)], _DIAGONALS[len(members)]] += p
+        info[:, members[:, None], members[None, :]] += chance[:, None, None] * stage
+        reach[children] += chance * p.T
     return info
+
+
+_DIAGONALS = [np.arange(size) for size in range(65)]
+
+
+@functools.cache
+def _stages(m: int) -> tuple[tuple[int, IndexArray, IndexArray], ...]:
+    """Every set of two or more of ``m`` seats (a bit mask), supersets first (a superset is a
+    larger number), with its members and the set left when each member finishes."""
+    stages = []
+    for left in range((1 << m) - 1, 0, -1):
+        members = [i for i in range(m) if left >> i & 1]
+        if len(members) >= 2:
+            stages.append((left, np.array(members, dtype=np.intp),
+                           np.array([left & ~(1 << i) for i in members], dtype=np.intp)))
+    return tuple(stages)
 
 
 def _best(gains: FloatArray, tie_order: IndexArray) -> int:
