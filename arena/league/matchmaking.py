@@ -262,11 +262,11 @@ class _State:
             focus = min(np.flatnonzero(placing),
                         key=lambda i: (self.tables[i], self.arrived[i], rank[i]))
             return self._fill([int(focus)], relevance, rank, None, Reason.PLACEMENT)
-        first, second = np.triu_indices(n, 1)
-        pairs = np.stack([first, second], axis=1)
-        gains = _gains(self.mean, self.cov, relevance, pairs, k)
-        best = _best(gains, rank[first] * n + rank[second])
-        return self._fill([int(first[best]), int(second[best])], relevance, rank, None,
+        pairs = np.stack(np.triu_indices(n, 1), axis=1)
+        gains = np.where(self._fresh(pairs), _gains(self.mean, self.cov, relevance, pairs, k),
+                         -np.inf)
+        best = _best(gains, rank[pairs[:, 0]] * n + rank[pairs[:, 1]])
+        return self._fill([int(v) for v in pairs[best]], relevance, rank, None,
                           Reason.INFORMATION)
 
     def _fill(
@@ -280,29 +280,29 @@ class _State:
         """Add, a seat at a time, the entrant whose table gains most (the ``preferred`` ones while
         any is left; at the last seat, none that repeats a recent table while another can sit)."""
         n, k = len(self.keys), self.size
-        window = self.recent[-self.policy.repeat_window:] if self.policy.repeat_window else []
-        gain = 0.0
         while len(seats) < k:
             free = np.ones(n, dtype=bool)
             free[seats] = False
             if preferred is not None and (preferred & free).any():
                 free &= preferred
-            if len(seats) == k - 1 and window:
-                fresh = free.copy()
-                for c in np.flatnonzero(free):
-                    if frozenset(self.keys[i] for i in [*seats, int(c)]) in window:
-                        fresh[c] = False
-                free = fresh if fresh.any() else free
             candidates = np.flatnonzero(free)
             tables = np.array([[*seats, int(c)] for c in candidates], dtype=np.intp)
             gains = _gains(self.mean, self.cov, relevance, tables, k)
-            best = _best(gains, rank[candidates])
-            seats.append(int(candidates[best]))
-            gain = float(gains[best])
-        if len(seats) == 2:  # a two-seat table was chosen as a pair: its gain
-            tables = np.array([seats], dtype=np.intp)
-            gain = float(_gains(self.mean, self.cov, relevance, tables, k)[0])
-        return _Choice(tuple(seats), reason, gain)
+            if len(seats) == k - 1:
+                gains = np.where(self._fresh(tables), gains, -np.inf)
+            seats.append(int(candidates[_best(gains, rank[candidates])]))
+        table = np.array([seats], dtype=np.intp)
+        return _Choice(tuple(seats), reason,
+                       float(_gains(self.mean, self.cov, relevance, table, k)[0]))
+
+    def _fresh(self, tables: IndexArray) -> NDArray[np.bool_]:
+        """Which full tables (rows of entrant indices) were not played within the last
+        ``repeat_window`` tables; every one if none is fresh."""
+        window = set(self.recent[-self.policy.repeat_window:]) if self.policy.repeat_window else set()
+        if len(tables[0]) < self.size or not window:
+            return np.ones(len(tables), dtype=bool)
+        fresh = np.array([frozenset(self.keys[i] for i in row) not in window for row in tables])
+        return fresh if fresh.any() else ~fresh
 
     def record(self, table: _Choice) -> None:
         """Move the state on as if ``table`` had been played: its expected information applied."""

@@ -102,8 +102,7 @@ def test_the_close_uncertain_top_pair_is_chosen_over_a_separated_one() -> None:
     # a and b: close, unsure which is better, at the top. c and d: as close, but below the top.
     # e and f: far apart. A two-seat table goes to a and b.
     elo = {"a": 1800.0, "b": 1790.0, "c": 1500.0, "d": 1490.0, "e": 1300.0, "f": 1000.0}
-    league = League(tuple(settled("abcdef")), rated(elo), 2, 400,
-                    recent_without(set(), "abcdef", 3, 2))
+    league = League(tuple(settled("abcdef")), rated(elo), 2, 400)
     table = next_table(league, random.Random(0), Policy(top=2))
     assert table is not None and table.reason is Reason.INFORMATION
     assert table.seats == (("a", 1), ("b", 1))
@@ -130,6 +129,15 @@ def test_the_table_just_played_is_not_repeated() -> None:
     # Without the recency rule the best table comes again.
     again = next_table(after, random.Random(0), Policy(repeat_window=0))
     assert again is not None and again.seats == best.seats
+
+
+def test_the_pair_just_played_is_not_repeated() -> None:
+    elo = {"a": 1800.0, "b": 1790.0, "c": 1500.0, "d": 1000.0}
+    league = League(tuple(settled("abcd")), rated(elo), 2, 400, ((("a", 1), ("b", 1)),))
+    table = next_table(league, random.Random(0), Policy(top=2))
+    assert table is not None and table.seats != (("a", 1), ("b", 1))
+    again = next_table(league, random.Random(0), Policy(top=2, repeat_window=0))
+    assert again is not None and again.seats == (("a", 1), ("b", 1))
 
 
 def test_a_batch_applies_each_tables_information_before_the_next() -> None:
