@@ -15,9 +15,12 @@ every table that seated an entrant with fewer than 32 games, else every ``max(5,
 tables; the criteria are checked at every fit:
 
 (a) the true top five of the active field are the fitted top five, in order, with disjoint 95%
-    intervals between neighbours, and stay so until the end of the run: the league's games until then;
-(b) a new entrant's (a second version's, or a late arrival's) rating is within 50 Elo of its true
-    value and stays within until the end: the entrant's own games until then.
+    intervals between neighbours: the league's games at the first fit from which that holds, after
+    the field's last change, for ``--hold`` (a quarter) as many games again; a run stops there, or
+    at ``--tables``;
+(b) a new entrant's (a second version's, or a late arrival's) rating error at the last fit when it
+    had played at most 30 games, and its own games at the first fit from which its rating is
+    within 50 Elo of the truth at every later fit of the run.
 
 Ways of choosing:
 
@@ -27,11 +30,14 @@ Ways of choosing:
 * sampled: :func:`arena.tournament.sampled.sampled_tables` over the active field, two tables per
   bot at a time, drawn again whenever the field changes or the tables run out.
 
-Printed: per seed, games until (a) for each way; then medians over seeds, the ratios to the
-matchmaker, and for (b) the median own games and the share placed within 30 games; last, the
-longest wait of an active entrant between its tables under the matchmaker.
+Printed: per seed, games until (a) for each way (``> N``: not within the run's N games) and the
+CPU seconds of each; then per way the median over seeds of (a) and its ratio to the matchmaker's,
+and over every new entrant of every seed for (b): the median error by 30 games, the share within
+50 Elo then, and the median own games until within 50 Elo for good; last, the longest an active
+entrant went without a table.
 
-Usage: python benchmarks/matchmaking.py [--seeds 5] [--table-size 4] [--tables 3000]
+Usage: python benchmarks/matchmaking.py [--seeds 5] [--jobs 1] [--table-size 4] [--tables 10000]
+       [--hold 0.25] [--top-gap 50]
 """
 
 from __future__ import annotations
@@ -132,8 +138,10 @@ class Run:
     """League games at the first fit of the current unbroken run of fits meeting (a)."""
     placed_since: dict[EntrantKey, int | None] = field(default_factory=dict)
     """Per new entrant, its own games at the first fit of its current run within 50 Elo."""
+    error_upto: dict[EntrantKey, float] = field(default_factory=dict)
+    """Per new entrant, its rating's error (Elo) at the latest fit when it had at most 30 games."""
     error_at: dict[EntrantKey, float] = field(default_factory=dict)
-    """Per new entrant, its rating's error (Elo) at the first fit after its first 30 games."""
+    """That error, once the entrant has played more (so it is the error after its 30 games)."""
     last: dict[EntrantKey, int] = field(default_factory=dict)
     """Per entrant, the table count after its latest table (or at its arrival)."""
     longest_wait: int = 0
@@ -221,8 +229,11 @@ class Run:
         for key in self.plan.new & held.keys():
             within = abs(centred[held[key]] - truth[held[key]]) <= PLACED_WITHIN_ELO
             own = self.entrants[key].tables * self.plan.table_size
-            if own >= PLACEMENT_GAMES and key not in self.error_at:
-                self.error_at[key] = abs(centred[held[key]] - truth[held[key]])
+            error = abs(centred[held[key]] - truth[held[key]])
+            if own <= PLACEMENT_GAMES:
+                self.error_upto[key] = error
+            elif key in self.error_upto and key not in self.error_at:
+                self.error_at[key] = self.error_upto[key]
             if not within:
                 self.placed_since[key] = None
             elif self.placed_since.get(key) is None:
@@ -310,7 +321,8 @@ class Outcome:
     placed: list[float]
     """(b) per new entrant: own games until within 50 Elo for good (inf: not in the run)."""
     errors: list[float]
-    """Per new entrant that reached 30 games: its rating's error (Elo) at the fit after them."""
+    """Per new entrant that played past 30 games: its rating's error (Elo) at the last fit when it
+    had played at most 30."""
     longest_wait: int
     tables: int
     seconds: float
@@ -369,7 +381,7 @@ def main() -> None:
                 for o in outcome.values())
                 + "   " + " ".join(f"{o.seconds:.0f}" for o in outcome.values()), flush=True)
     print(f"\n{'way':<11} {'(a) median games':>17} {'x matchmaker':>13} "
-          f"{'(b) error at 30 games':>22} {'within 50':>10} {'own games to stay within':>25} "
+          f"{'(b) error by 30 games':>22} {'within 50':>10} {'own games to stay within':>25} "
           f"{'longest wait':>13}")
     base = median([r["matchmaker"].top_games for r in results])
     for way in WAYS:
