@@ -3,18 +3,20 @@ size and the tables played lately (no I/O; the same state and seed give the same
 
 Each table is chosen in three steps (docs/league.md, "Matchmaking"):
 
-1. **Quota.** An active entrant that has waited ``due`` tables (:func:`period` less a round) is
-   seated next, the longest-waiting first, with other waiting entrants beside it: nobody waits
-   much more than a period. Otherwise an entrant still in its placement (fewer than
+1. **Quota.** An active entrant that has waited a :func:`period` (K tables) less one round of the
+   field is due: the longest-waiting is seated next, with other due entrants beside it, so that
+   even a whole field falling due at once is seated within the round and nobody waits longer than
+   about K tables. Otherwise an entrant still in its placement (fewer than
    :func:`placement_tables` tables: a new entrant or a new version) is seated next, the one with
    fewest tables first: a new version plays its first tables at once.
 2. **Information.** Otherwise the table is the one expected to shrink most the uncertainty that
-   matters: the rating fit is a Gaussian over the entrants' strengths, the uncertainty a weighted
-   sum of variances (the order of the top ranks, each ambiguous pair weighted by how unsure it is;
-   the places of entrants in placement; a little of everyone's), and a table's gain is what its
-   expected Fisher information (Plackett-Luce, every rotation of a duplicate block) takes off that
-   sum. The best pair is chosen over all pairs, then filled a seat at a time with the entrant that
-   adds most, which is an entrant close in rating to those seated.
+   matters. The rating fit is a Gaussian over the entrants' strengths; the uncertainty is a
+   weighted sum of variances, each relative to its present value (the differences between top
+   ranks, each weighted by how unsure their order is; the ratings of entrants in placement; a
+   little of everyone's); a table's gain is what its expected Fisher information (Plackett-Luce,
+   every rotation of a duplicate block) takes off that sum. The best pair is chosen over all
+   pairs, then filled a seat at a time with the entrant that adds most, which is an entrant close
+   in rating to those seated.
 3. **Recency.** The last seat never completes a table played within ``repeat_window`` tables while
    another entrant can take it.
 
