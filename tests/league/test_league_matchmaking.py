@@ -90,6 +90,15 @@ def test_an_entrant_that_waited_its_longest_is_seated_next() -> None:
     assert ("g", 1) not in table.seats
 
 
+def test_due_entrants_are_seated_together() -> None:
+    names = "abcdefgh"
+    league = League(tuple(settled(names)), rated(SPREAD), 4, 400,
+                    recent_without({"b", "g", "h"}, names, 8, 4))
+    table = next_table(league, random.Random(0))
+    assert table is not None and table.reason is Reason.DUE
+    assert {("b", 1), ("g", 1), ("h", 1)} <= set(table.seats)
+
+
 def test_an_entrant_that_arrived_lately_has_not_waited() -> None:
     entrants = [*settled("abcdefg"), Entrant("h", 1, True, 395, 40)]
     league = League(tuple(entrants), rated(SPREAD), 4, 400,
