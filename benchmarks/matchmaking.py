@@ -33,8 +33,8 @@ Ways of choosing:
 Printed: per seed, games until (a) for each way (``> N``: not within the run's N games) and the
 CPU seconds of each; then per way the median over seeds of (a) and its ratio to the matchmaker's,
 and over every new entrant of every seed for (b): the median error by 30 games, the share within
-50 Elo then, and the median own games until within 50 Elo for good; last, the longest an active
-entrant went without a table.
+50 Elo then, the median own games until within 50 Elo for good, and the median league tables from
+its arrival until it had played 30 games; last, the longest an active entrant went without a table.
 
 Usage: python benchmarks/matchmaking.py [--seeds 5] [--jobs 1] [--table-size 4] [--tables 10000]
        [--hold 0.25] [--top-gap 50]
@@ -142,6 +142,8 @@ class Run:
     """Per new entrant, its rating's error (Elo) at the latest fit when it had at most 30 games."""
     error_at: dict[EntrantKey, float] = field(default_factory=dict)
     """That error, once the entrant has played more (so it is the error after its 30 games)."""
+    waited_for_placement: dict[EntrantKey, int] = field(default_factory=dict)
+    """Per new entrant, the league's tables from its arrival until it had played over 30 games."""
     last: dict[EntrantKey, int] = field(default_factory=dict)
     """Per entrant, the table count after its latest table (or at its arrival)."""
     longest_wait: int = 0
@@ -234,6 +236,7 @@ class Run:
                 self.error_upto[key] = error
             elif key in self.error_upto and key not in self.error_at:
                 self.error_at[key] = self.error_upto[key]
+                self.waited_for_placement[key] = len(self.tables) - self.entrants[key].arrived
             if not within:
                 self.placed_since[key] = None
             elif self.placed_since.get(key) is None:
@@ -323,6 +326,8 @@ class Outcome:
     errors: list[float]
     """Per new entrant that played past 30 games: its rating's error (Elo) at the last fit when it
     had played at most 30."""
+    placement_tables: list[float]
+    """Per new entrant that played past 30 games: the league's tables from its arrival until then."""
     longest_wait: int
     tables: int
     seconds: float
@@ -342,6 +347,7 @@ def measure(seed: int, table_size: int, top_gap: float, budget: int, hold: float
             [float("inf") if run.placed_since.get(key) is None else float(run.placed_since[key] or 0)
              for key in sorted(plan.new)],
             list(run.error_at.values()),
+            [float(t) for t in run.waited_for_placement.values()],
             run.longest_wait,
             len(run.tables),
             time.process_time() - started,
@@ -382,7 +388,7 @@ def main() -> None:
                 + "   " + " ".join(f"{o.seconds:.0f}" for o in outcome.values()), flush=True)
     print(f"\n{'way':<11} {'(a) median games':>17} {'x matchmaker':>13} "
           f"{'(b) error by 30 games':>22} {'within 50':>10} {'own games to stay within':>25} "
-          f"{'longest wait':>13}")
+          f"{'tables to 30 games':>19} {'longest wait':>13}")
     base = median([r["matchmaker"].top_games for r in results])
     for way in WAYS:
         top = median([r[way].top_games for r in results])
@@ -391,6 +397,7 @@ def main() -> None:
         within = sum(e <= PLACED_WITHIN_ELO for e in errors) / max(1, len(errors))
         print(f"{way:<11} {top:>17.0f} {top / base:>13.2f} {median(errors):>22.1f} "
               f"{100 * within:>9.0f}% {median(placed):>25.0f} "
+              f"{median([t for r in results for t in r[way].placement_tables]):>19.0f} "
               f"{max(r[way].longest_wait for r in results):>13}")
 
 
