@@ -48,6 +48,10 @@ EntrantKey = tuple[str, int]
 """An entrant's identity: its bot and version (each version is rated on its own)."""
 
 
+#: The most seats a table may have: a table's information sums over every set of its seats.
+MAX_TABLE_SIZE = 12
+
+
 class MatchmakingError(ArenaError):
     """The league's state cannot be matched: the message says what is wrong with it."""
 
@@ -160,7 +164,8 @@ class Reason(str, enum.Enum):
 @dataclass(frozen=True, slots=True)
 class Table:
     """A chosen table: its entrants (sorted; the runner plays the deal in every rotation), why,
-    and its expected gain (the weighted variance it takes off, θ units squared)."""
+    and its expected gain (the share of the weighted uncertainty it takes off, summed over the
+    quantities that matter: see the module text)."""
 
     seats: tuple[EntrantKey, ...]
     reason: Reason
@@ -204,8 +209,10 @@ def next_tables(
 
 
 def _check(league: League, count: int) -> None:
-    if league.table_size < 2:
-        raise MatchmakingError(f"a table seats at least 2 entrants, not {league.table_size}")
+    if not 2 <= league.table_size <= MAX_TABLE_SIZE:
+        raise MatchmakingError(
+            f"a table seats 2 to {MAX_TABLE_SIZE} entrants, not {league.table_size}"
+        )
     if count < 0:
         raise MatchmakingError(f"cannot choose {count} tables")
     keys = [e.key for e in league.entrants]
@@ -414,13 +421,11 @@ def expected_information(strengths: FloatArray) -> FloatArray:
         p = weights[:, members]
         p /= p.sum(axis=1, keepdims=True)
         stage = -p[:, :, None] * p[:, None, :]
-        stage[:, _DIAGONALS[len(members)], _DIAGONALS[len(members)]] += p
+        diagonal = np.arange(len(members))
+        stage[:, diagonal, diagonal] += p
         info[:, members[:, None], members[None, :]] += chance[:, None, None] * stage
         reach[children] += chance * p.T
     return info
-
-
-_DIAGONALS = [np.arange(size) for size in range(65)]
 
 
 @functools.cache

@@ -186,7 +186,8 @@ def test_fewer_active_entrants_than_seats_give_no_table() -> None:
 @pytest.mark.parametrize(
     ("league", "message"),
     [
-        (League(tuple(settled("abc")), Ratings.none(), 1, 400), "at least 2"),
+        (League(tuple(settled("abc")), Ratings.none(), 1, 400), "2 to 12 entrants, not 1"),
+        (League(tuple(settled("abc")), Ratings.none(), 13, 400), "2 to 12 entrants, not 13"),
         (League((*settled("ab"), Entrant("a", 1, True, 0, 3)), Ratings.none(), 2, 400), "twice"),
         (League((Entrant("a", 1, True, 500, 0), *settled("b")), Ratings.none(), 2, 400),
          "arrived at table 500 of 400"),
