@@ -25,7 +25,9 @@
   generation.
 * Ids: a short hash of the game setup, master seed, table, deal and rotation; stable for the same
   config and seed.
-  A swiss round has generations of its own; the waves of early stopping share them.
+  A swiss round has generations of its own; the waves of early stopping share them, played
+  interleaved (a worker then keeps the processes of every generation of a wave: see
+  :attr:`arena.tournament.jobs.MatchJob.keep`).
 * Order: wave by wave, generation by generation; within one, every bot's games spread evenly
   over it (a seeded shuffle, then each next game the one, of the next few, whose bots have played
   least), so the standings are fair at any moment of the run, not only at its end.
@@ -144,7 +146,7 @@ def build_schedule(
     games = _games(config, tables, labels, range(len(tables)), [0] * len(tables))
     if config.sprt is not None:
         games = _in_waves(games, len(tables) // _sides(config))
-    return Schedule(tuple(tables), _ordered(config, games), _generations(config))
+    return Schedule(tuple(tables), _ordered(config, games), wave_generations(config))
 
 
 def _swiss_schedule(config: TournamentConfig, results: Mapping[str, Result]) -> Schedule:
@@ -168,7 +170,7 @@ def _swiss_schedule(config: TournamentConfig, results: Mapping[str, Result]) -> 
         tables += seated
     formed = len(tables) // per_round
     planned = config.rounds * per_round * config.deals * k
-    return Schedule(tuple(tables), _ordered(config, games), _generations(config), planned,
+    return Schedule(tuple(tables), _ordered(config, games), wave_generations(config), planned,
                     config.rounds, formed)
 
 
@@ -177,7 +179,7 @@ def _sides(config: TournamentConfig) -> int:
     return len(config.candidates) if config.paired else 1
 
 
-def _generations(config: TournamentConfig) -> int:
+def wave_generations(config: TournamentConfig) -> int:
     """Process generations of one wave."""
     return 1 if config.trusted else config.table_size * _sides(config)
 
@@ -194,7 +196,7 @@ def _games(
     setup = json.dumps(
         [config.game, config.variant, dict(sorted(config.knobs.items())), config.seed]
     )
-    generations = _generations(config)
+    generations = wave_generations(config)
     per_side = len(tables) // _sides(config)
     games: list[ScheduledGame] = []
     for table, label, t, wave in zip(tables, labels, indices, waves):

@@ -1,0 +1,109 @@
+"""``arena test``: a candidate against a baseline, as a paired gauntlet with a sequential test.
+
+The comparison is the tournament machinery's: a gauntlet of two candidates, the candidate (bot
+``candidate``) first and the baseline (bot ``baseline``) second, against ``players - 1`` fill bots,
+with ``paired = true`` (both play the same deals with the same fill bots in the same seats, in every
+rotation; see :mod:`arena.tournament.schedule`) and an ``sprt`` table (tested after every deal pair
+by :mod:`leaderboards.paired`; see :mod:`arena.tournament.sprt`). ``deals`` is the most deals it
+plays. The fill bots default to copies of the baseline (``fill-1`` ...): the test's Elo is then
+measured against opponents exactly as strong as the baseline, where its scale is exact.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from arena.tournament import TournamentError
+from arena.tournament.config import TournamentConfig, parse_config
+from leaderboards.sprt import SprtError, SprtSettings
+
+#: The bot names of the two sides in the tournament.
+CANDIDATE, BASELINE = "candidate", "baseline"
+
+
+@dataclass(frozen=True, slots=True)
+class Entrant:
+    """A bot of the test: what to run (a built-in name, a command line or a manifest) and its node
+    budget (``None``: its own)."""
+
+    bot: str
+    nodes: int | None = None
+
+    def plain(self, name: str) -> dict[str, Any]:
+        """The ``[[bots]]`` entry of this bot under ``name``."""
+        entry: dict[str, Any] = {"name": name, "bot": self.bot}
+        if self.nodes is not None:
+            entry["nodes"] = self.nodes
+        return entry
+
+
+def parse_sprt(text: str) -> SprtSettings:
+    """``elo0=0,elo1=5[,alpha=0.05,beta=0.05]`` as settings (defaults of :class:`SprtSettings` for
+    keys left out); :class:`TournamentError` naming the problem."""
+    values: dict[str, float] = {}
+    for item in text.split(","):
+        key, equals, value = item.partition("=")
+        key = key.strip()
+        if not equals or key not in ("elo0", "elo1", "alpha", "beta"):
+            raise TournamentError(
+                f"--sprt {text!r}: expected KEY=NUMBER items (elo0, elo1, alpha, beta) split by commas"
+            )
+        try:
+            values[key] = float(value)
+        except ValueError:
+            raise TournamentError(f"--sprt {text!r}: {key} is not a number: {value!r}") from None
+    try:
+        return SprtSettings(**values)
+    except SprtError as exc:
+        raise TournamentError(f"--sprt {text!r}: {exc}") from None
+
+
+def head_to_head_config(
+    game: str,
+    candidate: Entrant,
+    baseline: Entrant,
+    fill: Sequence[Entrant],
+    settings: SprtSettings,
+    *,
+    max_deals: int,
+    knobs: Mapping[str, str] | None = None,
+    variant: str | None = None,
+    extra: Mapping[str, Any] | None = None,
+    base: Path | None = None,
+) -> TournamentConfig:
+    """The paired gauntlet that tests ``candidate`` against ``baseline`` with ``fill`` (one bot per
+    other seat; copies of the baseline when empty, then ``extra["table_size"]`` seats, default 3).
+    ``extra`` holds further config keys (``time_control``, ``seed``, ``concurrency``, ``clock``,
+    ``sandbox``, ``strikes``, ``pin_cpus``...). Its name is ``test-`` and a hash of what is compared,
+    so the same test run again with the same database resumes it. Command lines run in ``base``
+    (default: the current folder). Raises :class:`TournamentError`."""
+    keys = dict(extra or {})
+    seats = int(keys.pop("table_size", 3))
+    if fill:
+        seats = 1 + len(fill)
+    fillers = list(fill) or [baseline] * (seats - 1)
+    bots = [candidate.plain(CANDIDATE), baseline.plain(BASELINE)]
+    bots += [entrant.plain(f"fill-{i}") for i, entrant in enumerate(fillers, 1)]
+    what = json.dumps([game, variant, dict(knobs or {}), bots], sort_keys=True)
+    raw: dict[str, Any] = {
+        "name": "test-" + hashlib.blake2b(what.encode(), digest_size=4).hexdigest(),
+        "game": game,
+        "table_size": seats,
+        "format": "gauntlet",
+        "candidates": [CANDIDATE, BASELINE],
+        "paired": True,
+        "deals": max_deals,
+        "time_control": "1s",
+        "sprt": settings.to_plain(),
+        "knobs": dict(knobs or {}),
+        "bots": bots,
+        **keys,
+    }
+    if variant is not None:
+        raw["variant"] = variant
+    return parse_config(raw, source="arena test", base=base or Path.cwd())
