@@ -1,0 +1,215 @@
+"""arena test: the paired schedule, the paired SPRT, its monitor, stopping after every block, the CLI."""
+
+from __future__ import annotations
+
+import math
+import statistics
+from pathlib import Path
+
+import pytest
+from tournament_league import run_arena
+
+from arena.record import MatchRecord
+from arena.store.db import Placement, Store
+from arena.tournament import TournamentError
+from arena.tournament.builds import current_builds
+from arena.tournament.config import parse_config
+from arena.tournament.executors import LocalExecutor
+from arena.tournament.headtohead import Entrant, head_to_head_config, parse_sprt
+from arena.tournament.runner import run_tournament
+from arena.tournament.schedule import build_schedule, repeated_deals
+from arena.tournament.sprt import SprtMonitor
+from engine.core import derive_seed
+from leaderboards.paired import Z95, paired_mean, paired_sprt
+from leaderboards.sprt import SprtSettings, elo_to_score, sprt
+
+RULE = SprtSettings(elo0=0, elo1=5)
+
+
+def h2h(deals: int = 4, **extra: object) -> dict[str, object]:
+    return {
+        "name": "h", "game": "wongar", "table_size": 3, "format": "gauntlet", "paired": True,
+        "candidates": ["c", "b"], "deals": deals, "time_control": "1s", "seed": 9,
+        "sprt": {"elo0": 0, "elo1": 5}, **extra,
+        "bots": [{"name": n, "bot": "random"} for n in ("c", "b", "f1", "f2")],
+    }
+
+
+def test_a_paired_gauntlet_plays_each_deal_with_both_candidates_in_the_same_seats() -> None:
+    config = parse_config(h2h(), "t", Path.cwd())
+    schedule = build_schedule(config)
+    assert schedule.tables == (("c", "f1", "f2"), ("b", "f1", "f2"))
+    assert schedule.generations == 6 and len(schedule) == 2 * 4 * 3
+    by_key = {(g.table, g.deal, g.rotation): g for g in schedule}
+    for deal in range(4):
+        seed = derive_seed(9, "deal", "f1/f2", deal)  # the pool's label: not the candidate's
+        for rotation in range(3):
+            mine, theirs = by_key[(0, deal, rotation)], by_key[(1, deal, rotation)]
+            assert mine.seed == theirs.seed == seed
+            assert mine.bots == tuple(("c", "f1", "f2")[(s + rotation) % 3] for s in range(3))
+            # the same fill bots in the same seats; the baseline where the candidate sat
+            assert theirs.bots == tuple("b" if bot == "c" else bot for bot in mine.bots)
+            assert (mine.generation, theirs.generation) == (rotation, 3 + rotation)
+            assert mine.wave == theirs.wave == deal  # a deal pair is one wave
+            assert mine.id != theirs.id
+    assert [g.wave for g in schedule] == sorted(g.wave for g in schedule)
+    assert repeated_deals(schedule.games) == []  # no process meets a deal twice
+
+
+def test_an_unpaired_gauntlet_deals_each_table_its_own_deals() -> None:
+    plain = {k: v for k, v in h2h().items() if k not in ("paired", "sprt")}
+    schedule = build_schedule(parse_config(plain, "t", Path.cwd()))
+    first = {g.seed for g in schedule if g.table == 0}
+    second = {g.seed for g in schedule if g.table == 1}
+    assert first.isdisjoint(second)
+
+
+def test_pairing_and_its_test_are_checked() -> None:
+    round_robin = {k: v for k, v in h2h().items() if k not in ("candidates", "sprt")}
+    with pytest.raises(TournamentError, match="paired: only a gauntlet pairs its candidates"):
+        parse_config({**round_robin, "format": "round-robin"}, "t", Path.cwd())
+    with pytest.raises(TournamentError, match=r"a paired one: two"):
+        parse_config({**h2h(), "candidates": ["c"]}, "t", Path.cwd())
+    config = parse_config(h2h(), "t", Path.cwd())
+    again = parse_config(config.to_plain(), "t", Path.cwd(), stored=True)
+    assert again.paired and again.fingerprint() == config.fingerprint()
+
+
+def test_two_valued_differences_give_the_bernoulli_llr() -> None:
+    """Differences of only -1 and +1 are paired scores 0 and 1: the Bernoulli LLR at the paired
+    means (1/2 + s(elo)) / 2."""
+    m0, m1 = paired_mean(0), paired_mean(5)
+    assert m0 == 0.5 and math.isclose(m1, (0.5 + elo_to_score(5)) / 2)
+    expected = 70 * math.log(m1 / m0) + 30 * math.log((1 - m1) / (1 - m0))
+    result = paired_sprt("c", "b", {-1.0: 30, 1.0: 70}, RULE)
+    assert math.isclose(result.llr, expected, rel_tol=1e-9)
+    assert math.isclose(result.llr, 0.28521970792115825, rel_tol=1e-9)
+    assert result.pairs == 100 and math.isclose(result.difference or 0, 0.4)
+    sd = statistics.stdev([-1.0] * 30 + [1.0] * 70)
+    low, high = result.interval or (0, 0)
+    assert math.isclose(low, 0.4 - Z95 * sd / 10) and math.isclose(high, 0.4 + Z95 * sd / 10)
+    assert math.isclose(result.elo or 0, -400 * math.log10(1 / 0.9 - 1))
+
+
+def test_the_paired_test_is_the_gsprt_on_paired_scores() -> None:
+    """Any differences: the generalised SPRT of ``sprt`` on (1 + d) / 2 at the paired means (its
+    Elo hypotheses chosen so that their scores are those means)."""
+    differences = {-0.5: 7, 0.0: 20, 0.25: 9, 0.5: 11, 1.0: 2}
+    elo0, elo1 = (-400 * math.log10(1 / paired_mean(e) - 1) for e in (0, 5))
+    direct = sprt("c", {(1 + d) / 2: n for d, n in differences.items()},
+                  SprtSettings(elo0=elo0, elo1=elo1))
+    result = paired_sprt("c", "b", differences, RULE)
+    assert math.isclose(result.llr, direct.llr, rel_tol=1e-9)
+    assert result.verdict is None and result.interval is not None
+    assert paired_sprt("c", "b", {}, RULE).llr == 0.0
+    assert paired_sprt("c", "b", {0.5: 1}, RULE).interval is None  # one pair: no spread yet
+    assert paired_sprt("c", "b", {0.25: 3000, -0.25: 1000}, RULE).verdict == "H1"
+    assert paired_sprt("c", "b", {0.0: 3000, 0.25: 100, -0.25: 100}, RULE).verdict == "H0"
+    line = paired_sprt("c", "b", {-1.0: 30, 1.0: 70}, RULE).describe()
+    assert line.startswith("SPRT c vs b [0, 5] alpha 0.05 beta 0.05: LLR 0.29 (-2.94, 2.94); "
+                           "score difference +0.4000 (95% +0.2195 .. +0.5805), Elo +381.7")
+    assert line.endswith("after 100 deal pairs: running")
+
+
+def test_a_deal_pair_counts_once_both_blocks_are_in() -> None:
+    config = parse_config(h2h(), "t", Path.cwd())
+    monitor = SprtMonitor(config)
+    for rotation in range(3):  # the candidate's block of deal 0: it wins every game (1)
+        seats = tuple(("c", "f1", "f2")[(s + rotation) % 3] for s in range(3))
+        monitor.add(0, 0, seats, tuple(1 if b == "c" else 2 + (b == "f2") for b in seats))
+    assert monitor.blocks == 0
+    baseline = [(("b", "f1", "f2"), (2, 1, 3)), (("f1", "f2", "b"), (1, 2, 3))]
+    for seats, ranks in baseline:
+        monitor.add(1, 0, seats, ranks)
+    monitor.add(1, 1, ("b", "f1", "f2"), (1, 2, 3))  # deal 1: another pair
+    assert monitor.blocks == 0
+    monitor.add(1, 0, ("f2", "b", "f1"), (1, 1, 3))  # the baseline's block: (2 + 0 + 3) / 12
+    result = monitor.result()
+    assert monitor.blocks == 1 and result.pairs == 1  # type: ignore[union-attr]
+    assert math.isclose(result.difference or 0, 1 - 5 / 12)  # type: ignore[union-attr]
+
+
+def test_the_head_to_head_config_fills_with_baseline_copies() -> None:
+    config = head_to_head_config("wongar", Entrant("greedy", 4), Entrant("random"), [], RULE,
+                                 max_deals=50, extra={"table_size": 4, "seed": 1})
+    assert [(b.name, b.bot, b.nodes) for b in config.bots] == [
+        ("candidate", "greedy", 4), ("baseline", "random", None), ("fill-1", "random", None),
+        ("fill-2", "random", None), ("fill-3", "random", None)]
+    assert config.table_size == 4 and config.paired and config.sprt == RULE
+    assert config.candidates == ("candidate", "baseline") and config.deals == 50
+    filled = head_to_head_config("wongar", Entrant("greedy"), Entrant("random"),
+                                 [Entrant("ismcts", 5), Entrant("random")], RULE, max_deals=5)
+    assert filled.table_size == 3 and [b.name for b in filled.bots][2:] == ["fill-1", "fill-2"]
+    assert filled.bot("fill-1").nodes == 5
+    assert config.name != filled.name and config.name.startswith("test-")
+    assert parse_sprt("elo0=-2, elo1=3,alpha=0.1") == SprtSettings(-2, 3, 0.1, 0.05)
+    with pytest.raises(TournamentError, match="elo0 is not a number"):
+        parse_sprt("elo0=0;elo1=5")  # not split by commas
+    with pytest.raises(TournamentError, match="must be below"):
+        parse_sprt("elo0=5,elo1=5")
+
+
+def test_a_gauntlet_stops_right_after_the_deciding_block(tmp_path: Path) -> None:
+    """Eleven stored blocks the candidate won outright (LLR 2.71 at elo1 = 100, under the bound
+    2.94): with one match slot the runner plays one block at a time and stops as soon as the test
+    decides, so it stores exactly the blocks the verdict counts (a wave of several blocks would
+    have stored more)."""
+    plain = {"name": "g", "game": "wongar", "table_size": 3, "format": "gauntlet",
+             "candidates": ["c"], "deals": 200, "time_control": "2s", "seed": 3,
+             "sprt": {"elo0": 0, "elo1": 100},
+             "bots": [{"name": "c", "bot": "greedy", "nodes": 4},
+                      {"name": "p1", "bot": "random", "env": {"ARENA_SEED": "1"}},
+                      {"name": "p2", "bot": "random", "env": {"ARENA_SEED": "2"}}]}
+    config = parse_config(plain, "t", Path.cwd())
+    schedule = build_schedule(config)
+    with Store(tmp_path / "g.db") as store:
+        store.add_tournament("g", config.fingerprint(), config.to_plain(),
+                             [b.row for b in current_builds(config).values()])
+        for game in schedule:
+            if game.deal < 11:
+                ranks = tuple(1 if bot == "c" else 2 + (bot == "p2") for bot in game.bots)
+                record = MatchRecord(game="wongar", version=1, variant=config.variant or "",
+                                     knobs=dict(config.knobs), seed=game.seed, bots=game.bots,
+                                     decisions=(), faults=(), scores=(0, 0, 0), ranks=ranks)
+                placement = Placement(game.id, game.generation, game.table, game.deal,
+                                      game.rotation)
+                assert store.add_game("g", placement, record, (), (1, 1, 1))
+        summary = run_tournament(config, store, LocalExecutor(1, pin_cpus=False))
+        stored = len(store.stored_ids("g"))
+    assert summary.sprt is not None and summary.sprt.verdict is not None
+    blocks = summary.sprt.blocks  # type: ignore[union-attr]
+    assert blocks > 11 and stored == 3 * blocks and summary.played == 3 * (blocks - 11)
+
+
+@pytest.mark.slow
+def test_arena_test_reaches_a_verdict_with_node_budgets(tmp_path: Path) -> None:
+    """Greedy (4 nodes) against random, copies of random filling the table, tested for 150 Elo:
+    the run prints the test after every deal pair and ends with H1 and exit status 0; run again
+    with the same database it resumes, plays nothing and says the same."""
+    args = ["test", "wongar", "--candidate", "greedy", "--candidate-nodes", "4",
+            "--baseline", "random", "--sprt", "elo0=0,elo1=150", "--seed", "4", "-j", "2",
+            "--tc", "2s", "--db", "t.db"]
+    done = run_arena(*args, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    out = " ".join(done.stdout.split())
+    assert "candidate greedy (nodes 4) against baseline random at wongar, 3 seats, fill: random, random" in out
+    assert "after 1 deal pairs: running" in out  # live, after the first pair
+    assert "H1 accepted (candidate better)" in out and "verdict: H1, the candidate is better" in out
+    final = [line for line in done.stdout.splitlines() if line.startswith("played ")]
+    assert final and "(0 were already stored)" in final[0]
+    again = run_arena(*args, cwd=tmp_path)
+    assert again.returncode == 0, again.stderr
+    assert "played 0 games" in again.stdout and "verdict: H1" in again.stdout
+
+
+def test_arena_test_refuses_bad_input(tmp_path: Path) -> None:
+    bad = run_arena("test", "wongar", "--candidate", "greedy", "--baseline", "random",
+                    "--sprt", "elo1=0", cwd=tmp_path)
+    assert bad.returncode == 2 and "elo0 (0) must be below elo1 (0)" in bad.stderr
+    mismatch = run_arena("test", "wongar", "--candidate", "greedy", "--baseline", "random",
+                         "--fill", "random", "--players", "4", cwd=tmp_path)
+    assert mismatch.returncode == 2 and "does not match the 1 --fill bots" in mismatch.stderr
+    unknown = run_arena("test", "wongar", "--candidate", "nosuchbot-xyz", "--baseline", "random",
+                        cwd=tmp_path)
+    assert unknown.returncode == 2 and "nosuchbot-xyz" in unknown.stderr
+    assert not list(tmp_path.iterdir())  # nothing stored, nothing left behind
