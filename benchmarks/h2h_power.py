@@ -1,0 +1,190 @@
+"""Simulate "is v2 better than v1?" for a known 20-Elo gap: games to a verdict of the paired
+head-to-head SPRT (``arena test``) against those of the gauntlet SPRT (candidate against a pool).
+
+The model is that of ``benchmarks/sprt.py``: four-player tables; places by Plackett–Luce (Gumbel
+noise) from the bots' strengths, seat advantages, and deal luck (a per-seat bonus shared by the
+rotations of a deal). What the gauntlet cannot use and the pairing can is that the two games of a
+deal pair (same deal, same rotation, same fill bots in the same seats) share more than the deal's
+seat luck: the cards each seat holds and, while the candidate and the baseline play alike, the
+whole course of the game. A game's play noise is ``sqrt(shared) * S + sqrt(1 - shared) * O``, ``S``
+common to the two games of a pair, ``O`` each game's own (both standard Gumbel); ``--shared`` is
+that fraction (0: the twins share only the deal's seat luck; 1: they differ only by the gap in
+strength, as deterministic bots that play alike would).
+
+v1 has strength 0, v2 ``--gap`` Elo (20). Three tests of H0 "v2 is no better than v1" against H1
+"v2 is as much better as it is", each calibrated to its own statistic (its elo0 and elo1 are the
+Elo values of the statistic's expected value with v1, then v2, in its place, found from
+``--calibration`` simulated observations), so each is run exactly at its H1 boundary:
+
+* gauntlet, pool of v1 copies: v2 against three copies of v1 (the best case for a gauntlet);
+* gauntlet, mixed pool: v2 against bots 150 Elo below, equal to and 150 above v1 (a ladder's pool),
+  with v1's standing against it known exactly (the gauntlet's best case again);
+* paired: v2 and v1 each against the same three copies of v1, deal by deal (``arena test``).
+
+Prints, for each value of ``--shared`` and each test: the correct-verdict rate (H1) and the mean,
+median and 90th percentile of games to a verdict, then the ratio of games, gauntlet over paired
+(above 1: the paired test needs fewer).
+
+Usage: python benchmarks/h2h_power.py [--runs 200] [--gap 20] [--shared 0 0.5 0.9 1] [--seed 1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from leaderboards.scale import ELO_PER_THETA
+from leaderboards.sprt import SprtSettings, llr_at_means, score_to_elo
+
+SEATS = 4
+#: Seat advantages in Elo (first seat best), and the spread of a deal's luck per seat.
+SEAT_ELO = np.array([30.0, 10.0, -10.0, -30.0])
+DEAL_LUCK_ELO = 150.0
+PAIRS = SEATS * (SEATS - 1)
+Rng = np.random.Generator
+#: Observations for ``runs`` runs: (values index per run) from strengths.
+Draw = Callable[[int, Rng], NDArray[np.intp]]
+
+
+@dataclass(frozen=True)
+class Table:
+    """The tested bot's strength and its three opponents' (θ), and the shared play noise."""
+
+    mine: float
+    others: tuple[float, float, float]
+    shared: float
+
+
+def block_wins(table: Table, luck: NDArray[np.float64], common: NDArray[np.float64],
+               rng: Rng) -> NDArray[np.intp]:
+    """Per run, the tested bot's pairwise wins (0..12) over a deal's four rotations: it sits in
+    seat ``r`` in rotation ``r``, the opponents in the seats after it in order."""
+    runs = luck.shape[0]
+    seat = SEAT_ELO / ELO_PER_THETA
+    strengths = np.zeros((SEATS, SEATS))  # rotation, seat
+    for rotation in range(SEATS):
+        for place, theta in enumerate((table.mine, *table.others)):
+            strengths[rotation, (rotation + place) % SEATS] = theta
+    own = rng.gumbel(size=(runs, SEATS, SEATS))
+    noise = np.sqrt(table.shared) * common + np.sqrt(1 - table.shared) * own
+    utility = strengths + seat + luck + noise
+    mine = utility[:, np.arange(SEATS), np.arange(SEATS)][:, :, None]
+    wins: NDArray[np.intp] = (utility < mine).sum(axis=(1, 2)).astype(np.intp)
+    return wins
+
+
+def deal(runs: int, rng: Rng) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """A deal per run: the seats' luck (shared by the rotations) and the common play noise."""
+    luck = rng.normal(0, DEAL_LUCK_ELO / ELO_PER_THETA, (runs, 1, SEATS))
+    return luck, rng.gumbel(size=(runs, SEATS, SEATS))
+
+
+def gauntlet(table: Table) -> Draw:
+    """A gauntlet block of ``table``: the index is the candidate's wins, 0..12."""
+    def draw(runs: int, rng: Rng) -> NDArray[np.intp]:
+        luck, common = deal(runs, rng)
+        return block_wins(table, luck, common, rng)
+    return draw
+
+
+def paired(candidate: Table, baseline: Table) -> Draw:
+    """A deal pair: the index is the candidate's wins minus the baseline's, plus 12 (0..24)."""
+    def draw(runs: int, rng: Rng) -> NDArray[np.intp]:
+        luck, common = deal(runs, rng)
+        return block_wins(candidate, luck, common, rng) - block_wins(baseline, luck, common, rng) + PAIRS
+    return draw
+
+
+def mean_value(draw: Draw, values: NDArray[np.float64], count: int, rng: Rng) -> float:
+    """The expected value of the observation, from ``count`` simulated ones."""
+    total, done = 0.0, 0
+    while done < count:
+        size = min(100_000, count - done)
+        total += float(values[draw(size, rng)].sum())
+        done += size
+    return total / count
+
+
+def simulate(draw: Draw, values: NDArray[np.float64], s0: float, s1: float,
+             settings: SprtSettings, runs: int, cap: int, rng: Rng) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """Per run: the verdict (1 H1, -1 H0, 0 none within ``cap``) and the observations played."""
+    counts = np.zeros((runs, values.size))
+    verdict = np.zeros(runs, dtype=np.int64)
+    played = np.full(runs, cap, dtype=np.int64)
+    active = np.arange(runs)
+    for n in range(1, cap + 1):
+        counts[active, draw(active.size, rng)] += 1
+        llr = llr_at_means(values, counts[active], s0, s1)
+        upper, lower = llr >= settings.upper, llr <= settings.lower
+        verdict[active[upper]], verdict[active[lower]] = 1, -1
+        played[active[upper | lower]] = n
+        active = active[~(upper | lower)]
+        if active.size == 0:
+            break
+    return verdict, played
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=200)
+    parser.add_argument("--gap", type=float, default=20.0, help="v2's Elo over v1.")
+    parser.add_argument("--shared", type=float, nargs="+", default=[0.0, 0.5, 0.9, 1.0],
+                        help="Fractions of a game's play noise the two games of a deal pair share.")
+    parser.add_argument("--alpha", type=float, default=0.05)
+    parser.add_argument("--beta", type=float, default=0.05)
+    parser.add_argument("--calibration", type=int, default=1_000_000)
+    parser.add_argument("--cap", type=int, default=30_000, help="Observations at most per run.")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    rng = np.random.default_rng(args.seed)
+    print(f"v2 {args.gap:g} Elo over v1; four-player tables, seat advantages {SEAT_ELO.tolist()} "
+          f"Elo, deal luck sd {DEAL_LUCK_ELO:g} Elo per seat; alpha {args.alpha:g} beta "
+          f"{args.beta:g}; {args.runs} runs each")
+    for shared in args.shared:
+        print(f"shared play noise {shared:g}:")
+        compare(args, shared, rng)
+
+
+def compare(args: argparse.Namespace, shared: float, rng: Rng) -> None:
+    """The three tests at one ``shared``, and the ratios."""
+    v2 = args.gap / ELO_PER_THETA
+    wide = 150 / ELO_PER_THETA
+    block = np.arange(PAIRS + 1) / PAIRS
+    difference = np.arange(-PAIRS, PAIRS + 1) / PAIRS
+    copies, mixed = (0.0, 0.0, 0.0), (-wide, 0.0, wide)
+    tests = [
+        ("gauntlet, pool of v1 copies", SEATS, block,
+         gauntlet(Table(0.0, copies, shared)), gauntlet(Table(v2, copies, shared))),
+        ("gauntlet, mixed pool", SEATS, block,
+         gauntlet(Table(0.0, mixed, shared)), gauntlet(Table(v2, mixed, shared))),
+        ("paired (arena test)", 2 * SEATS, (1 + difference) / 2,
+         paired(Table(0.0, copies, shared), Table(0.0, copies, shared)),
+         paired(Table(v2, copies, shared), Table(0.0, copies, shared))),
+    ]
+    games: dict[str, float] = {}
+    for label, per, values, at_h0, at_h1 in tests:
+        started = time.perf_counter()
+        s0 = mean_value(at_h0, values, args.calibration, rng)
+        s1 = mean_value(at_h1, values, args.calibration, rng)
+        if label.startswith("paired"):
+            s0 = 0.5  # v1 against itself: exactly, by symmetry
+        settings = SprtSettings(score_to_elo(s0), score_to_elo(s1), args.alpha, args.beta)
+        verdict, played = simulate(at_h1, values, s0, s1, settings, args.runs, args.cap, rng)
+        spent = played * per
+        games[label] = float(spent.mean())
+        p50, p90 = np.percentile(spent, [50, 90])
+        print(f"  {label}: expected statistic {s0:.5f} (v1) vs {s1:.5f} (v2); H1 accepted "
+              f"{100 * float((verdict == 1).mean()):.1f}%, undecided {int((verdict == 0).sum())}; "
+              f"games to a verdict mean {spent.mean():.0f}, median {p50:.0f}, 90th percentile "
+              f"{p90:.0f} ({per} games an observation; {time.perf_counter() - started:.1f} s)")
+    paired_games = games["paired (arena test)"]
+    for label in ("gauntlet, pool of v1 copies", "gauntlet, mixed pool"):
+        print(f"  ratio {label} / paired: {games[label] / paired_games:.2f}x")
+
+if __name__ == "__main__":
+    main()
