@@ -79,8 +79,9 @@ def head_to_head_config(
     """The paired gauntlet that tests ``candidate`` against ``baseline`` with ``fill`` (one bot per
     other seat; copies of the baseline when empty, then ``extra["table_size"]`` seats, default 3).
     ``extra`` holds further config keys (``time_control``, ``seed``, ``concurrency``, ``clock``,
-    ``sandbox``, ``strikes``, ``pin_cpus``...). Its name is ``test-`` and a hash of what is compared,
-    so the same test run again with the same database resumes it. Command lines run in ``base``
+    ``sandbox``, ``strikes``, ``pin_cpus``...). Its name is ``test-`` and a hash of the config but its
+    seed and concurrency, so the same test run again with the same database resumes it (with the
+    seed it drew), and another test gets a tournament of its own. Command lines run in ``base``
     (default: the current folder). Raises :class:`TournamentError`."""
     keys = dict(extra or {})
     seats = int(keys.pop("table_size", 3))
@@ -89,9 +90,7 @@ def head_to_head_config(
     fillers = list(fill) or [baseline] * (seats - 1)
     bots = [candidate.plain(CANDIDATE), baseline.plain(BASELINE)]
     bots += [entrant.plain(f"fill-{i}") for i, entrant in enumerate(fillers, 1)]
-    what = json.dumps([game, variant, dict(knobs or {}), bots], sort_keys=True)
     raw: dict[str, Any] = {
-        "name": "test-" + hashlib.blake2b(what.encode(), digest_size=4).hexdigest(),
         "game": game,
         "table_size": seats,
         "format": "gauntlet",
@@ -106,4 +105,7 @@ def head_to_head_config(
     }
     if variant is not None:
         raw["variant"] = variant
+    what = {k: v for k, v in raw.items() if k not in ("seed", "concurrency", "pin_cpus")}
+    digest = hashlib.blake2b(json.dumps(what, sort_keys=True).encode(), digest_size=4)
+    raw["name"] = "test-" + digest.hexdigest()
     return parse_config(raw, source="arena test", base=base or Path.cwd())

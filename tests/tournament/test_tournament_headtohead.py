@@ -142,6 +142,11 @@ def test_the_head_to_head_config_fills_with_baseline_copies() -> None:
     assert filled.table_size == 3 and [b.name for b in filled.bots][2:] == ["fill-1", "fill-2"]
     assert filled.bot("fill-1").nodes == 5
     assert config.name != filled.name and config.name.startswith("test-")
+    def named(settings: SprtSettings, seed: int) -> str:
+        return head_to_head_config("wongar", Entrant("greedy", 4), Entrant("random"), [], settings,
+                                   max_deals=50, extra={"table_size": 4, "seed": seed}).name
+    assert named(RULE, 2) == config.name  # the same test, resumed whatever its seed
+    assert named(SprtSettings(0, 10), 1) != config.name  # another test
     assert parse_sprt("elo0=-2, elo1=3,alpha=0.1") == SprtSettings(-2, 3, 0.1, 0.05)
     with pytest.raises(TournamentError, match="elo0 is not a number"):
         parse_sprt("elo0=0;elo1=5")  # not split by commas
