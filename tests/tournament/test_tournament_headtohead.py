@@ -202,6 +202,19 @@ def test_arena_test_reaches_a_verdict_with_node_budgets(tmp_path: Path) -> None:
     assert "H1 accepted (candidate better)" in out and "verdict: H1, the candidate is better" in out
     final = [line for line in done.stdout.splitlines() if line.startswith("played ")]
     assert final and "(0 were already stored)" in final[0]
+    with Store(tmp_path / "t.db") as store:
+        (row,) = store.tournaments()
+        games = store.games(row.name)
+    seeds: dict[str, list[int]] = {}
+    generations: dict[str, set[int]] = {}
+    for game in games:
+        for label in game.processes:
+            seeds.setdefault(label, []).append(game.record.seed)
+            generations.setdefault(label, set()).add(game.placement.generation)
+    assert all(len(s) == len(set(s)) for s in seeds.values()), "a process met a deal twice"
+    assert all(len(g) == 1 for g in generations.values())
+    # each worker keeps every generation's processes: bots start per generation, not per game
+    assert len(seeds) <= 2 * 6 * 3 < 3 * len(games)  # 2 workers, 6 generations, 3 seats
     again = run_arena(*args, cwd=tmp_path)
     assert again.returncode == 0, again.stderr
     assert "played 0 games" in again.stdout and "verdict: H1" in again.stdout
