@@ -96,11 +96,22 @@ def paired_sprt(
     counts = np.array([differences[v] for v in sorted(differences)], dtype=float)
     llr = float(llr_at_means((1 + values) / 2, counts, paired_mean(settings.elo0),
                              paired_mean(settings.elo1)))
-    mean = float((values * counts).sum() / pairs)
-    interval = None
-    if pairs > 1:
-        variance = float((counts * (values - mean) ** 2).sum() / (pairs - 1))
-        half = Z95 * math.sqrt(variance / pairs)
-        interval = (mean - half, mean + half)
+    mean, interval = mean_interval(differences)
     return PairedResult(candidate, baseline, settings, pairs, mean, interval, llr,
                         verdict(llr, settings))
+
+
+def mean_interval(
+    observed: Mapping[float, int]
+) -> tuple[float | None, tuple[float, float] | None]:
+    """The mean of observations (value ``v`` seen ``observed[v]`` times) and its normal 95%
+    interval from their sample spread (``None`` before one, resp. two, observations)."""
+    n = sum(observed.values())
+    if n == 0:
+        return None, None
+    mean = sum(v * c for v, c in observed.items()) / n
+    if n == 1:
+        return mean, None
+    variance = sum(c * (v - mean) ** 2 for v, c in observed.items()) / (n - 1)
+    half = Z95 * math.sqrt(variance / n)
+    return mean, (mean - half, mean + half)

@@ -20,10 +20,13 @@ from arena.store.db import Store
 from arena.tournament.config import TournamentConfig
 from arena.tournament.display import Display, Tally
 from arena.tournament.executors import LocalExecutor
-from arena.tournament.headtohead import Entrant, head_to_head_config, parse_sprt
+from arena.tournament.headtohead import BASELINE, CANDIDATE, Entrant, head_to_head_config, parse_sprt
 from arena.tournament.plan import effective_concurrency
 from arena.tournament.runner import RunSummary, run_tournament, validate
-from leaderboards.paired import PairedResult
+from arena.tournament.schedule import build_schedule
+from arena.tournament.sprt import SprtMonitor
+from leaderboards.paired import mean_interval
+from leaderboards.sprt import score_to_elo
 
 #: Exit status when the test accepts H0 (the candidate is not better).
 EXIT_H0 = 1
@@ -81,10 +84,12 @@ def head_to_head_command(
     ] = True,
 ) -> None:
     """Test whether CANDIDATE is stronger than BASELINE with a sequential probability ratio test,
-    playing as few games as the question needs. Each deal is played twice with the same fill bots
-    in the same seats, once with the candidate and once with the baseline in its place, in every
-    seat rotation; the test looks at the candidate's score minus the baseline's, deal by deal,
-    after every such pair, and stops as soon as it is decided. Prints the LLR with its bounds, the
+    playing as few games as the question needs. With --fill, each deal is played twice with the
+    fill bots in the same seats, once with the candidate and once with the baseline in its place,
+    in every seat rotation, and the test looks at the candidate's score minus the baseline's, deal
+    by deal. Without --fill the other seats are copies of the baseline, whose own score would be
+    1/2, so only the candidate's games are played. The test is checked after every deal and stops
+    as soon as it is decided. Prints the LLR with its bounds, the
     score difference with its 95% interval and the verdict, live and at the end.
 
     Exit status: 0 H1 accepted (the candidate is at least elo1 better), 1 H0 accepted (it is not
@@ -132,8 +137,8 @@ def head_to_head_command(
         else:
             folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="arena-test-")))
             store = stack.enter_context(Store(folder / "test.db"))
-        summary, seconds = _run(config, store, guard)
-    _conclude(summary, seconds, config)
+        summary, monitor, seconds = _run(config, store, guard)
+    _conclude(summary, monitor, seconds, config)
 
 
 def _describe(config: TournamentConfig) -> None:
@@ -142,22 +147,26 @@ def _describe(config: TournamentConfig) -> None:
         entry = config.bot(name)
         return entry.bot + ("" if entry.nodes is None else f" (nodes {entry.nodes})")
 
-    fills = ", ".join(who(b.name) for b in config.bots[2:])
+    baseline = BASELINE if config.paired else f"{BASELINE}-1"
+    others = [b.name for b in config.bots if b.name not in config.candidates]
     rule = config.sprt
     assert rule is not None
-    say(f"candidate {who('candidate')} against baseline {who('baseline')} at {config.game}, "
-        f"{config.table_size} seats, fill: {fills}")
+    seats = (f"fill: {', '.join(who(name) for name in others)}; each deal played with the "
+             "candidate and with the baseline in the same seats" if config.paired
+             else f"the other seats copies of the baseline, whose own score is 1/2")
+    say(f"candidate {who(CANDIDATE)} against baseline {who(baseline)} at {config.game}, "
+        f"{config.table_size} seats, {seats}")
     say(f"SPRT elo0 {rule.elo0:g}, elo1 {rule.elo1:g}, alpha {rule.alpha:g}, beta {rule.beta:g}: "
         f"stops when the LLR leaves ({rule.lower:.2f}, {rule.upper:.2f}); at most {config.deals} "
-        f"deals ({2 * config.table_size * config.deals} games)")
+        f"deals ({len(build_schedule(config))} games)")
 
 
 def _run(
     config: TournamentConfig, store: Store, guard: Callable[[], None] | None
-) -> tuple[RunSummary, float]:
-    """Play until the test decides, with the live display; exit 130 on Ctrl-C."""
-    tally = Tally(total=2 * config.table_size * config.deals)
-    display = Display(tally, console, f"test {config.name}")
+) -> tuple[RunSummary, SprtMonitor, float]:
+    """Play until the test decides, with the live display; exit 130 on Ctrl-C. Returns the run's
+    summary, the test on the stored games, and the seconds it took."""
+    display = Display(Tally(total=len(build_schedule(config))), console, f"test {config.name}")
     executor = LocalExecutor(effective_concurrency(config), pin_cpus=config.pin_cpus)
     started = time.monotonic()
     try:
@@ -167,17 +176,26 @@ def _run(
         say(f"stopped: {len(store.stored_ids(config.name))} games stored in {store.path}; games in "
             "progress were dropped", err=True)
         raise typer.Exit(130) from None
-    return summary, time.monotonic() - started
+    monitor = SprtMonitor(config)
+    monitor.add_stored(store.games(config.name))
+    return summary, monitor, time.monotonic() - started
 
 
-def _conclude(summary: RunSummary, seconds: float, config: TournamentConfig) -> None:
+def _conclude(summary: RunSummary, monitor: SprtMonitor, seconds: float,
+              config: TournamentConfig) -> None:
     """The final lines, and the exit status of the verdict."""
-    result = summary.sprt
-    assert isinstance(result, PairedResult)
+    result = monitor.result()
+    per = len(config.candidates) * config.table_size
     say(f"played {summary.played} games in {seconds:.1f} s ({summary.already} were already "
-        f"stored); {2 * config.table_size * result.pairs} games in {result.pairs} complete deal "
-        "pairs counted")
-    say(result.describe())
+        f"stored); {per * monitor.blocks} games in {monitor.blocks} complete "
+        f"{'deal pairs' if config.paired else 'blocks'} counted")
+    say(monitor.describe())
+    if not config.paired:
+        mean, interval = mean_interval({v - 0.5: n for v, n in monitor.observations().items()})
+        if mean is not None:
+            spread = "" if interval is None else f" (95% {interval[0]:+.4f} .. {interval[1]:+.4f})"
+            elo = f", Elo {score_to_elo(0.5 + mean):+.1f}" if -0.5 < mean < 0.5 else ""
+            say(f"score difference against the baseline: {mean:+.4f}{spread}{elo}")
     if summary.failed:
         say(f"{summary.failed} games could not be played (see above)", err=True)
     if result.verdict == "H1":

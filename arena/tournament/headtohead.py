@@ -1,12 +1,18 @@
 """``arena test``: a candidate against a baseline, as a paired gauntlet with a sequential test.
 
-The comparison is the tournament machinery's: a gauntlet of two candidates, the candidate (bot
-``candidate``) first and the baseline (bot ``baseline``) second, against ``players - 1`` fill bots,
-with ``paired = true`` (both play the same deals with the same fill bots in the same seats, in every
-rotation; see :mod:`arena.tournament.schedule`) and an ``sprt`` table (tested after every deal pair
-by :mod:`leaderboards.paired`; see :mod:`arena.tournament.sprt`). ``deals`` is the most deals it
-plays. The fill bots default to copies of the baseline (``fill-1`` ...): the test's Elo is then
-measured against opponents exactly as strong as the baseline, where its scale is exact.
+The comparison is the tournament machinery's. With fill bots: a gauntlet of two candidates, the
+candidate (bot ``candidate``) first and the baseline (bot ``baseline``) second, against the fill bots
+(``fill-1`` ...), with ``paired = true`` (both play the same deals with the same fill bots in the
+same seats, in every rotation; see :mod:`arena.tournament.schedule`) and an ``sprt`` table (tested
+after every deal pair by :mod:`leaderboards.paired`; see :mod:`arena.tournament.sprt`).
+
+Without fill bots the other seats are copies of the baseline (``baseline-1`` ...). The baseline's
+own block would then seat the baseline at every place of the table, so its score is ½ in
+expectation on every deal (exactly ½ for deterministic bots, whose rotations then replay one game):
+it carries no information and is not played. What is left is a one-candidate gauntlet against the
+baseline's copies with the gauntlet's test (:mod:`leaderboards.sprt`), whose hypotheses then mean
+the same as the paired ones (the candidate's score minus the baseline's ½). ``deals`` is the most
+deals either plays.
 """
 
 from __future__ import annotations
@@ -76,8 +82,9 @@ def head_to_head_config(
     extra: Mapping[str, Any] | None = None,
     base: Path | None = None,
 ) -> TournamentConfig:
-    """The paired gauntlet that tests ``candidate`` against ``baseline`` with ``fill`` (one bot per
-    other seat; copies of the baseline when empty, then ``extra["table_size"]`` seats, default 3).
+    """The gauntlet that tests ``candidate`` against ``baseline``: paired, with ``fill`` (one bot per
+    other seat), or against copies of the baseline when ``fill`` is empty (then
+    ``extra["table_size"]`` seats, default 3).
     ``extra`` holds further config keys (``time_control``, ``seed``, ``concurrency``, ``clock``,
     ``sandbox``, ``strikes``, ``pin_cpus``...). Its name is ``test-`` and a hash of the config but its
     seed and concurrency, so the same test run again with the same database resumes it (with the
@@ -87,15 +94,18 @@ def head_to_head_config(
     seats = int(keys.pop("table_size", 3))
     if fill:
         seats = 1 + len(fill)
-    fillers = list(fill) or [baseline] * (seats - 1)
-    bots = [candidate.plain(CANDIDATE), baseline.plain(BASELINE)]
-    bots += [entrant.plain(f"fill-{i}") for i, entrant in enumerate(fillers, 1)]
+    if fill:
+        bots = [candidate.plain(CANDIDATE), baseline.plain(BASELINE)]
+        bots += [entrant.plain(f"fill-{i}") for i, entrant in enumerate(fill, 1)]
+    else:
+        bots = [candidate.plain(CANDIDATE)]
+        bots += [baseline.plain(f"{BASELINE}-{i}") for i in range(1, seats)]
     raw: dict[str, Any] = {
         "game": game,
         "table_size": seats,
         "format": "gauntlet",
-        "candidates": [CANDIDATE, BASELINE],
-        "paired": True,
+        "candidates": [CANDIDATE, BASELINE] if fill else [CANDIDATE],
+        "paired": bool(fill),
         "deals": max_deals,
         "time_control": "1s",
         "sprt": settings.to_plain(),

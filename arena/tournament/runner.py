@@ -215,7 +215,7 @@ def run_tournament(
                 if monitor is not None and monitor.blocks != counted:
                     counted = monitor.blocks
                     if display is not None:
-                        display.note(monitor.result().describe())
+                        display.note(monitor.describe())
                     if monitor.result().verdict is not None:
                         break  # decided: what else has finished is not stored
             if display is not None:

@@ -22,7 +22,7 @@ from fractions import Fraction
 from arena.store.db import StoredGame
 from arena.tournament.config import TournamentConfig
 from arena.tournament.schedule import tables_of
-from leaderboards.paired import PairedResult, paired_sprt
+from leaderboards.paired import PairedResult, mean_interval, paired_sprt
 from leaderboards.sprt import SprtResult, sprt
 
 #: Where a test stands: a gauntlet's, or a paired gauntlet's.
@@ -89,13 +89,27 @@ class SprtMonitor:
     def result(self) -> TestResult:
         """Where the test stands on the complete blocks (or deal pairs) counted so far."""
         if self._result is None:
-            scores = {float(score): count for score, count in self._scores.items()}
+            scores = self.observations()
             self._result = (
                 paired_sprt(self.candidates[0], self.candidates[1], scores, self.settings)
                 if self.paired
                 else sprt(self.candidates[0], scores, self.settings)
             )
         return self._result
+
+
+    def observations(self) -> dict[float, int]:
+        """The values counted (block scores; deal-pair differences when paired), by how often."""
+        return {float(score): count for score, count in self._scores.items()}
+
+    def describe(self) -> str:
+        """The test's line; a gauntlet's with its mean block score and that mean's 95% interval."""
+        result = self.result()
+        mean, interval = mean_interval(self.observations())
+        if self.paired or mean is None:
+            return result.describe()
+        spread = "" if interval is None else f" (95% {interval[0]:.4f} .. {interval[1]:.4f})"
+        return f"{result.describe()}; mean block score {mean:.4f}{spread}"
 
 
 def stored_sprt(config: TournamentConfig, games: Iterable[StoredGame]) -> TestResult | None:

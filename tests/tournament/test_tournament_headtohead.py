@@ -129,18 +129,19 @@ def test_a_deal_pair_counts_once_both_blocks_are_in() -> None:
     assert math.isclose(result.difference or 0, 1 - 5 / 12)  # type: ignore[union-attr]
 
 
-def test_the_head_to_head_config_fills_with_baseline_copies() -> None:
+def test_the_head_to_head_config_pairs_with_fill_bots_and_else_plays_baseline_copies() -> None:
     config = head_to_head_config("wongar", Entrant("greedy", 4), Entrant("random"), [], RULE,
                                  max_deals=50, extra={"table_size": 4, "seed": 1})
     assert [(b.name, b.bot, b.nodes) for b in config.bots] == [
-        ("candidate", "greedy", 4), ("baseline", "random", None), ("fill-1", "random", None),
-        ("fill-2", "random", None), ("fill-3", "random", None)]
-    assert config.table_size == 4 and config.paired and config.sprt == RULE
-    assert config.candidates == ("candidate", "baseline") and config.deals == 50
+        ("candidate", "greedy", 4), ("baseline-1", "random", None), ("baseline-2", "random", None),
+        ("baseline-3", "random", None)]
+    assert config.table_size == 4 and not config.paired and config.sprt == RULE
+    assert config.candidates == ("candidate",) and config.deals == 50
     filled = head_to_head_config("wongar", Entrant("greedy"), Entrant("random"),
                                  [Entrant("ismcts", 5), Entrant("random")], RULE, max_deals=5)
-    assert filled.table_size == 3 and [b.name for b in filled.bots][2:] == ["fill-1", "fill-2"]
-    assert filled.bot("fill-1").nodes == 5
+    assert [b.name for b in filled.bots] == ["candidate", "baseline", "fill-1", "fill-2"]
+    assert filled.table_size == 3 and filled.paired and filled.bot("fill-1").nodes == 5
+    assert filled.candidates == ("candidate", "baseline")
     assert config.name != filled.name and config.name.startswith("test-")
     def named(settings: SprtSettings, seed: int) -> str:
         return head_to_head_config("wongar", Entrant("greedy", 4), Entrant("random"), [], settings,
@@ -189,17 +190,19 @@ def test_a_gauntlet_stops_right_after_the_deciding_block(tmp_path: Path) -> None
 @pytest.mark.slow
 def test_arena_test_reaches_a_verdict_with_node_budgets(tmp_path: Path) -> None:
     """Greedy (4 nodes) against random, copies of random filling the table, tested for 150 Elo:
-    the run prints the test after every deal pair and ends with H1 and exit status 0; run again
-    with the same database it resumes, plays nothing and says the same."""
+    the run prints the test after every block and ends with H1 and exit status 0; run again with
+    the same database it resumes, plays nothing and says the same. With fill bots it pairs."""
     args = ["test", "wongar", "--candidate", "greedy", "--candidate-nodes", "4",
             "--baseline", "random", "--sprt", "elo0=0,elo1=150", "--seed", "4", "-j", "2",
             "--tc", "2s", "--db", "t.db"]
     done = run_arena(*args, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     out = " ".join(done.stdout.split())
-    assert "candidate greedy (nodes 4) against baseline random at wongar, 3 seats, fill: random, random" in out
-    assert "after 1 deal pairs: running" in out  # live, after the first pair
-    assert "H1 accepted (candidate better)" in out and "verdict: H1, the candidate is better" in out
+    assert ("candidate greedy (nodes 4) against baseline random at wongar, 3 seats, the other "
+            "seats copies of the baseline, whose own score is 1/2") in out
+    assert "after 1 blocks: running; mean block score" in out  # live, after the first block
+    assert "H1 accepted (passed)" in out and "verdict: H1, the candidate is better" in out
+    assert "score difference against the baseline: +" in out
     final = [line for line in done.stdout.splitlines() if line.startswith("played ")]
     assert final and "(0 were already stored)" in final[0]
     with Store(tmp_path / "t.db") as store:
@@ -214,10 +217,18 @@ def test_arena_test_reaches_a_verdict_with_node_budgets(tmp_path: Path) -> None:
     assert all(len(s) == len(set(s)) for s in seeds.values()), "a process met a deal twice"
     assert all(len(g) == 1 for g in generations.values())
     # each worker keeps every generation's processes: bots start per generation, not per game
-    assert len(seeds) <= 2 * 6 * 3 < 3 * len(games)  # 2 workers, 6 generations, 3 seats
+    assert len(seeds) <= 2 * 3 * 3 < 3 * len(games)  # 2 workers, 3 generations, 3 seats
     again = run_arena(*args, cwd=tmp_path)
     assert again.returncode == 0, again.stderr
     assert "played 0 games" in again.stdout and "verdict: H1" in again.stdout
+    paired = run_arena("test", "wongar", "--candidate", "greedy", "--candidate-nodes", "4",
+                       "--baseline", "random", "--fill", "random", "--fill", "random",
+                       "--sprt", "elo0=0,elo1=150", "--seed", "4", "-j", "2", "--tc", "2s",
+                       cwd=tmp_path)
+    assert paired.returncode == 0, paired.stderr
+    text = " ".join(paired.stdout.split())
+    assert "fill: random, random; each deal played with the candidate and with the baseline" in text
+    assert "after 1 deal pairs: running" in text and "H1 accepted (candidate better)" in text
 
 
 def test_arena_test_refuses_bad_input(tmp_path: Path) -> None:
