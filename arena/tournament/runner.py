@@ -163,10 +163,12 @@ def run_tournament(
         unfinished: set[str] = set()
         counted = -1 if monitor is None else monitor.blocks
         while monitor is None or monitor.result().verdict is None:
-            pending = [g for g in schedule if g.id not in stored and g.id not in tried]
             # A swiss round is played whole; other waves follow while a match slot is free.
             room = not unfinished or (not config.rounds and len(unfinished) < executor.capacity)
-            if pending and room:
+            pending = []
+            if room:
+                pending = [g for g in schedule if g.id not in stored and g.id not in tried]
+            if pending:
                 if _revealed(store, config.name):
                     raise TournamentError(
                         f"{store.path}: tournament {config.name!r} has revealed its deal secret, "
