@@ -40,6 +40,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from leaderboards.scale import ELO_PER_THETA
+from leaderboards.paired import paired_llr
 from leaderboards.sprt import SprtSettings, llr_at_means, score_to_elo
 
 SEATS = 4
@@ -53,6 +54,8 @@ COPIES = "arena test (v1 copies)"
 PAIRED = "arena test --fill (paired)"
 #: Observations for ``runs`` runs: (values index per run) from strengths.
 Draw = Callable[[int, Rng], NDArray[np.intp]]
+#: The LLR of each row of counts of ``values``, for the means ``s0`` against ``s1``.
+Llr = Callable[[NDArray[np.float64], NDArray[np.float64], float, float], NDArray[np.float64]]
 
 
 @dataclass(frozen=True)
@@ -114,7 +117,7 @@ def mean_value(draw: Draw, values: NDArray[np.float64], count: int, rng: Rng) ->
     return total / count
 
 
-def simulate(draw: Draw, values: NDArray[np.float64], s0: float, s1: float,
+def simulate(draw: Draw, llr_of: Llr, values: NDArray[np.float64], s0: float, s1: float,
              settings: SprtSettings, runs: int, cap: int, rng: Rng) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
     """Per run: the verdict (1 H1, -1 H0, 0 none within ``cap``) and the observations played."""
     counts = np.zeros((runs, values.size))
@@ -123,7 +126,7 @@ def simulate(draw: Draw, values: NDArray[np.float64], s0: float, s1: float,
     active = np.arange(runs)
     for n in range(1, cap + 1):
         counts[active, draw(active.size, rng)] += 1
-        llr = llr_at_means(values, counts[active], s0, s1)
+        llr = llr_of(values, counts[active], s0, s1)
         upper, lower = llr >= settings.upper, llr <= settings.lower
         verdict[active[upper]], verdict[active[lower]] = 1, -1
         played[active[upper | lower]] = n
@@ -135,7 +138,7 @@ def simulate(draw: Draw, values: NDArray[np.float64], s0: float, s1: float,
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=200)
+    parser.add_argument("--runs", type=int, default=1000)
     parser.add_argument("--gap", type=float, default=20.0, help="v2's Elo over v1.")
     parser.add_argument("--shared", type=float, nargs="+", default=[0.0, 0.5, 0.9, 1.0],
                         help="Fractions of a game's play noise the two games of a deal pair share.")
@@ -148,43 +151,52 @@ def main() -> None:
     rng = np.random.default_rng(args.seed)
     print(f"v2 {args.gap:g} Elo over v1; four-player tables, seat advantages {SEAT_ELO.tolist()} "
           f"Elo, deal luck sd {DEAL_LUCK_ELO:g} Elo per seat; alpha {args.alpha:g} beta "
-          f"{args.beta:g}; {args.runs} runs each")
+          f"{args.beta:g}; {args.runs} runs each at H0 (v2 = v1) and at H1")
     for shared in args.shared:
         print(f"shared play noise {shared:g}:")
         compare(args, shared, rng)
 
 
 def compare(args: argparse.Namespace, shared: float, rng: Rng) -> None:
-    """The three tests at one ``shared``, and the ratios."""
+    """The three tests at one ``shared``, each at H0 and at H1, and the ratios of games at H1."""
     v2 = args.gap / ELO_PER_THETA
     wide = 150 / ELO_PER_THETA
     block = np.arange(PAIRS + 1) / PAIRS
     difference = np.arange(-PAIRS, PAIRS + 1) / PAIRS
     copies, mixed = (0.0, 0.0, 0.0), (-wide, 0.0, wide)
-    tests = [
-        (GAUNTLET, SEATS, block,
-         gauntlet(Table(0.0, mixed, shared)), gauntlet(Table(v2, mixed, shared))),
-        (COPIES, SEATS, block, None, gauntlet(Table(v2, copies, shared))),
-        (PAIRED, 2 * SEATS, (1 + difference) / 2, None,
-         paired(Table(v2, mixed, shared), Table(0.0, mixed, shared))),
+    tests: list[tuple[str, int, NDArray[np.float64], Llr, Draw, Draw, bool]] = [
+        (GAUNTLET, SEATS, block, llr_at_means,
+         gauntlet(Table(0.0, mixed, shared)), gauntlet(Table(v2, mixed, shared)), True),
+        (COPIES, SEATS, block, llr_at_means,
+         gauntlet(Table(0.0, copies, shared)), gauntlet(Table(v2, copies, shared)), False),
+        (PAIRED, 2 * SEATS, (1 + difference) / 2, paired_llr,
+         paired(Table(0.0, mixed, shared), Table(0.0, mixed, shared)),
+         paired(Table(v2, mixed, shared), Table(0.0, mixed, shared)), False),
     ]
     games: dict[str, float] = {}
-    for label, per, values, at_h0, at_h1 in tests:
+    for label, per, values, llr_of, at_h0, at_h1, calibrate in tests:
         started = time.perf_counter()
         # v1 in v2's place: exactly 1/2 by symmetry, except against the pool (calibrated)
-        s0 = 0.5 if at_h0 is None else mean_value(at_h0, values, args.calibration, rng)
+        s0 = mean_value(at_h0, values, args.calibration, rng) if calibrate else 0.5
         s1 = mean_value(at_h1, values, args.calibration, rng)
         settings = SprtSettings(score_to_elo(s0), score_to_elo(s1), args.alpha, args.beta)
-        verdict, played = simulate(at_h1, values, s0, s1, settings, args.runs, args.cap, rng)
+        false_h1, _ = simulate(at_h0, llr_of, values, s0, s1, settings, args.runs, args.cap, rng)
+        verdict, played = simulate(at_h1, llr_of, values, s0, s1, settings, args.runs, args.cap,
+                                   rng)
         spent = played * per
         games[label] = float(spent.mean())
         p50, p90 = np.percentile(spent, [50, 90])
-        print(f"  {label}: expected statistic {s0:.5f} (v1) vs {s1:.5f} (v2); H1 accepted "
-              f"{100 * float((verdict == 1).mean()):.1f}%, undecided {int((verdict == 0).sum())}; "
-              f"games to a verdict mean {spent.mean():.0f}, median {p50:.0f}, 90th percentile "
-              f"{p90:.0f} ({per} games an observation; {time.perf_counter() - started:.1f} s)")
+        rate = float((false_h1 == 1).mean())
+        error = 2 * np.sqrt(args.alpha * (1 - args.alpha) / args.runs)
+        print(f"  {label}: expected statistic {s0:.5f} (v1) vs {s1:.5f} (v2); at H0 H1 accepted "
+              f"{100 * rate:.1f}% (alpha {100 * args.alpha:g}% +- {100 * error:.1f}%); at H1 "
+              f"H1 accepted {100 * float((verdict == 1).mean()):.1f}%, undecided "
+              f"{int((verdict == 0).sum())}; games to a verdict mean {spent.mean():.0f}, median "
+              f"{p50:.0f}, 90th percentile {p90:.0f} ({per} games an observation; "
+              f"{time.perf_counter() - started:.1f} s)")
     for label in (COPIES, PAIRED):
-        print(f"  ratio of games, {GAUNTLET} / {label}: {games[GAUNTLET] / games[label]:.2f}x")
+        print(f"  ratio of games at H1, {GAUNTLET} / {label}: "
+              f"{games[GAUNTLET] / games[label]:.2f}x")
 
 
 if __name__ == "__main__":

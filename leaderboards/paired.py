@@ -10,10 +10,25 @@ distributed, whatever their (discrete, unknown) distribution.
 The hypotheses are about ``E[d]``. A candidate ``elo`` points stronger than the baseline, against
 opponents as strong as the baseline, scores ``elo_to_score(elo)`` against them where the baseline
 scores 1/2 (under the Plackett–Luce model the chance of finishing above an opponent is the
-logistic of the rating gap), so ``H_i: E[d] = elo_to_score(elo_i) - 1/2``. The test is the
-generalised SPRT of :mod:`leaderboards.sprt` on the paired score ``(1 + d) / 2``, whose mean under
-``H_i`` is ``(1/2 + elo_to_score(elo_i)) / 2``. Against opponents much stronger or weaker than
-both bots the same gain in skill moves ``d`` less, so the test then reads it as fewer Elo.
+logistic of the rating gap), so ``H_i: E[d] = elo_to_score(elo_i) - 1/2``. The test runs on the
+paired score ``x = (1 + d) / 2`` in ``0..1``, whose mean under ``H_i`` is
+``m_i = (1/2 + elo_to_score(elo_i)) / 2``. Against opponents much stronger or weaker than both bots
+the same gain in skill moves ``d`` less, so the test then reads it as fewer Elo.
+
+The test is the generalised SPRT of a normal model with unknown variance (the form the pentanomial
+tests of chess testing frameworks approximate): under ``H_i`` the maximum-likelihood variance is
+``v_i = mean((x - m_i)^2)``, and
+
+    LLR = (n / 2) · log(v0 / v1),
+
+compared with Wald's bounds. Its strength is the point of pairing: it grows as
+``n (m1 - m0)^2 / (2 var(x))`` near the hypotheses, so the more the twin games cancel, the faster
+it decides. The distribution-free test of :mod:`leaderboards.sprt` cannot do this: whatever the
+spread of ``d``, H0 may explain a positive mean by a little unseen mass at ``d = -1``, so its LLR
+grows at most as ``n · log(1 + E[d])``, however steady ``d`` is. :data:`PAIRED_PSEUDO_COUNT` pairs
+at each end (``d = -1`` and ``d = +1``) keep the variances positive and stop a short run of
+identical differences (all 0 when the twins play alike) from deciding on a variance of nearly 0;
+their weight fades as pairs accumulate.
 """
 
 from __future__ import annotations
@@ -24,8 +39,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from leaderboards.sprt import SprtSettings, elo_to_score, llr_at_means, score_to_elo, verdict
+from numpy.typing import NDArray
 
+from leaderboards.sprt import SprtSettings, elo_to_score, score_to_elo, verdict
+
+#: Weight, in deal pairs, of the pseudo-observations at each end of the paired score (0 and 1).
+PAIRED_PSEUDO_COUNT = 0.05
 #: The normal quantile of a two-sided 95% interval.
 Z95 = 1.959963984540054
 
@@ -85,6 +104,23 @@ def paired_mean(elo: float) -> float:
     return (0.5 + elo_to_score(elo)) / 2
 
 
+def paired_llr(
+    values: NDArray[np.float64], counts: NDArray[np.float64], m0: float, m1: float
+) -> NDArray[np.float64]:
+    """The LLR of ``E[x] = m1`` against ``E[x] = m0`` for each row of ``counts`` (``counts[..., j]``
+    paired scores ``values[j]`` in ``0..1``; leading batch axes allowed); 0 for a row without
+    observations."""
+    values = np.concatenate([np.asarray(values, float), [0.0, 1.0]])
+    counts = np.asarray(counts, float)
+    pseudo = np.full((*counts.shape[:-1], 2), PAIRED_PSEUDO_COUNT)
+    weights = np.concatenate([counts, pseudo], axis=-1)
+    total = weights.sum(axis=-1)
+    v0 = (weights * (values - m0) ** 2).sum(axis=-1) / total
+    v1 = (weights * (values - m1) ** 2).sum(axis=-1) / total
+    llr: NDArray[np.float64] = counts.sum(axis=-1) / 2 * np.log(v0 / v1)
+    return llr
+
+
 def paired_sprt(
     candidate: str, baseline: str, differences: Mapping[float, int], settings: SprtSettings
 ) -> PairedResult:
@@ -94,8 +130,8 @@ def paired_sprt(
         return PairedResult(candidate, baseline, settings, 0, None, None, 0.0, None)
     values = np.array(sorted(differences), dtype=float)
     counts = np.array([differences[v] for v in sorted(differences)], dtype=float)
-    llr = float(llr_at_means((1 + values) / 2, counts, paired_mean(settings.elo0),
-                             paired_mean(settings.elo1)))
+    llr = float(paired_llr((1 + values) / 2, counts, paired_mean(settings.elo0),
+                           paired_mean(settings.elo1)))
     mean, interval = mean_interval(differences)
     return PairedResult(candidate, baseline, settings, pairs, mean, interval, llr,
                         verdict(llr, settings))

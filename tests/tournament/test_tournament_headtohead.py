@@ -20,7 +20,7 @@ from arena.tournament.runner import run_tournament
 from arena.tournament.schedule import build_schedule, repeated_deals
 from arena.tournament.sprt import SprtMonitor
 from engine.core import derive_seed
-from leaderboards.paired import Z95, paired_mean, paired_sprt
+from leaderboards.paired import PAIRED_PSEUDO_COUNT, Z95, paired_mean, paired_sprt
 from leaderboards.sprt import SprtSettings, elo_to_score, sprt
 
 RULE = SprtSettings(elo0=0, elo1=5)
@@ -75,15 +75,18 @@ def test_pairing_and_its_test_are_checked() -> None:
     assert again.paired and again.fingerprint() == config.fingerprint()
 
 
-def test_two_valued_differences_give_the_bernoulli_llr() -> None:
-    """Differences of only -1 and +1 are paired scores 0 and 1: the Bernoulli LLR at the paired
-    means (1/2 + s(elo)) / 2."""
+def test_two_valued_differences_give_the_normal_glr_by_hand() -> None:
+    """Differences of only -1 and +1 are paired scores 0 and 1; with the pseudo-pairs at both ends
+    the variances about the paired means (1/2 + s(elo)) / 2 are sums of three terms."""
     m0, m1 = paired_mean(0), paired_mean(5)
     assert m0 == 0.5 and math.isclose(m1, (0.5 + elo_to_score(5)) / 2)
-    expected = 70 * math.log(m1 / m0) + 30 * math.log((1 - m1) / (1 - m0))
+    assert PAIRED_PSEUDO_COUNT == 0.05
+    zeros, ones = 30 + PAIRED_PSEUDO_COUNT, 70 + PAIRED_PSEUDO_COUNT
+    v0 = (zeros * m0**2 + ones * (1 - m0) ** 2) / (zeros + ones)
+    v1 = (zeros * m1**2 + ones * (1 - m1) ** 2) / (zeros + ones)
     result = paired_sprt("c", "b", {-1.0: 30, 1.0: 70}, RULE)
-    assert math.isclose(result.llr, expected, rel_tol=1e-9)
-    assert math.isclose(result.llr, 0.28521970792115825, rel_tol=1e-9)
+    assert math.isclose(result.llr, 100 / 2 * math.log(v0 / v1), rel_tol=1e-12)
+    assert math.isclose(result.llr, 0.2857422256202083, rel_tol=1e-9)
     assert result.pairs == 100 and math.isclose(result.difference or 0, 0.4)
     sd = statistics.stdev([-1.0] * 30 + [1.0] * 70)
     low, high = result.interval or (0, 0)
@@ -91,20 +94,27 @@ def test_two_valued_differences_give_the_bernoulli_llr() -> None:
     assert math.isclose(result.elo or 0, -400 * math.log10(1 / 0.9 - 1))
 
 
-def test_the_paired_test_is_the_gsprt_on_paired_scores() -> None:
-    """Any differences: the generalised SPRT of ``sprt`` on (1 + d) / 2 at the paired means (its
-    Elo hypotheses chosen so that their scores are those means)."""
-    differences = {-0.5: 7, 0.0: 20, 0.25: 9, 0.5: 11, 1.0: 2}
-    elo0, elo1 = (-400 * math.log10(1 / paired_mean(e) - 1) for e in (0, 5))
-    direct = sprt("c", {(1 + d) / 2: n for d, n in differences.items()},
-                  SprtSettings(elo0=elo0, elo1=elo1))
-    result = paired_sprt("c", "b", differences, RULE)
-    assert math.isclose(result.llr, direct.llr, rel_tol=1e-9)
-    assert result.verdict is None and result.interval is not None
+def test_the_paired_test_decides_by_the_spread_of_the_differences() -> None:
+    """The same mean difference decides H1 when the differences are steady and not when they
+    spread: the LLR is (n / 2) log(v0 / v1), the variances about the paired means."""
+    rule = SprtSettings(elo0=0, elo1=20)
+    step = 2 * (paired_mean(20) - 0.5)  # the mean difference at elo1
+    steady = {0.0: 50, 2 * step: 50}  # mean difference exactly ``step``, small spread
+    spread = {-0.5 + step: 50, 0.5 + step: 50}  # the same mean, spread over -1..1
+    fast, slow = paired_sprt("c", "b", steady, rule), paired_sprt("c", "b", spread, rule)
+    assert fast.verdict == "H1" and slow.verdict is None
+    assert math.isclose(fast.difference or 0, step) and math.isclose(slow.difference or 0, step)
+    scores = {0.5: 50.0, 0.5 + step: 50.0, 0.0: PAIRED_PSEUDO_COUNT, 1.0: PAIRED_PSEUDO_COUNT}
+    v0, v1 = (sum(w * (x - m) ** 2 for x, w in scores.items()) / (100 + 2 * PAIRED_PSEUDO_COUNT)
+              for m in (0.5, paired_mean(20)))
+    assert math.isclose(fast.llr, 50 * math.log(v0 / v1), rel_tol=1e-12)
     assert paired_sprt("c", "b", {}, RULE).llr == 0.0
     assert paired_sprt("c", "b", {0.5: 1}, RULE).interval is None  # one pair: no spread yet
     assert paired_sprt("c", "b", {0.25: 3000, -0.25: 1000}, RULE).verdict == "H1"
     assert paired_sprt("c", "b", {0.0: 3000, 0.25: 100, -0.25: 100}, RULE).verdict == "H0"
+    # twins that always play alike: all differences 0 is H0, however few the pairs are not
+    assert paired_sprt("c", "b", {0.0: 5}, rule).verdict is None
+    assert paired_sprt("c", "b", {0.0: 200}, rule).verdict == "H0"
     line = paired_sprt("c", "b", {-1.0: 30, 1.0: 70}, RULE).describe()
     assert line.startswith("SPRT c vs b [0, 5] alpha 0.05 beta 0.05: LLR 0.29 (-2.94, 2.94); "
                            "score difference +0.4000 (95% +0.2195 .. +0.5805), Elo +381.7")
