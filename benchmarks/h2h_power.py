@@ -12,21 +12,26 @@ that fraction (0: the twins share only the deal's seat luck; 1: they differ only
 strength, as deterministic bots that play alike would).
 
 v1 has strength 0, v2 ``--gap`` Elo (20). Three tests of H0 "v2 is no better than v1" against H1
-"v2 is as much better as it is", each run exactly at its H1 boundary:
+"v2 is as much better as it is", each run exactly at its H1 boundary (v2 as it is) and exactly at
+its H0 boundary (v1 in v2's place):
 
 * the gauntlet SPRT, v2 against a pool of bots 150 Elo below, equal to and 150 above v1 (a
   ladder's pool), given v1's standing against that pool exactly (its elo0 and elo1 are the Elo of
   the expected block score of v1, then v2, found from ``--calibration`` simulated blocks): the
   current way, at its best, since in practice v1's standing is itself an estimate;
-* ``arena test`` without ``--fill``: v2 against three copies of v1 (elo0 exactly 0 by symmetry);
+* ``arena test`` without ``--fill``: v2 against three copies of v1 (elo0 exactly 0 by symmetry),
+  the distribution-free GSPRT of :mod:`leaderboards.sprt`;
 * ``arena test --fill``: paired, v2 and v1 each against the ladder's pool on the same deals in the
-  same seats (elo0 exactly 0 by symmetry: the difference of twins of equal bots has mean 0).
+  same seats (elo0 exactly 0 by symmetry: the difference of twins of equal bots has mean 0), the
+  normal GSPRT of :mod:`leaderboards.paired`.
 
-Prints, for each value of ``--shared`` and each test: the correct-verdict rate (H1) and the mean,
-median and 90th percentile of games to a verdict, then the ratios of games, the gauntlet's over
-each ``arena test`` (above 1: ``arena test`` needs fewer).
+Prints, for each value of ``--shared``: the correlation of the twin blocks of a deal pair (compare
+with ``benchmarks/h2h_twins.py`` on real games), then for each test the rate of false H1 at H0 (to
+hold to ``--alpha`` within the printed simulation error), the rate of H1 at H1, and the mean,
+median and 90th percentile of games to a verdict at H1; then the ratios of games at H1, the
+gauntlet's over each ``arena test`` (above 1: ``arena test`` needs fewer).
 
-Usage: python benchmarks/h2h_power.py [--runs 200] [--gap 20] [--shared 0 0.5 0.9 1] [--seed 1]
+Usage: python benchmarks/h2h_power.py [--runs 1000] [--gap 20] [--shared 0 0.5 0.9 1] [--seed 1]
 """
 
 from __future__ import annotations
@@ -107,6 +112,14 @@ def paired(candidate: Table, baseline: Table) -> Draw:
     return draw
 
 
+def twin_correlation(candidate: Table, baseline: Table, count: int, rng: Rng) -> float:
+    """The correlation of the two block scores of a deal pair, from ``count`` simulated pairs
+    (``benchmarks/h2h_twins.py`` measures it on real games)."""
+    luck, common = deal(count, rng)
+    mine, theirs = block_wins(candidate, luck, common, rng), block_wins(baseline, luck, common, rng)
+    return float(np.corrcoef(mine, theirs)[0, 1])
+
+
 def mean_value(draw: Draw, values: NDArray[np.float64], count: int, rng: Rng) -> float:
     """The expected value of the observation, from ``count`` simulated ones."""
     total, done = 0.0, 0
@@ -173,6 +186,8 @@ def compare(args: argparse.Namespace, shared: float, rng: Rng) -> None:
          paired(Table(0.0, mixed, shared), Table(0.0, mixed, shared)),
          paired(Table(v2, mixed, shared), Table(0.0, mixed, shared)), False),
     ]
+    r = twin_correlation(Table(v2, mixed, shared), Table(0.0, mixed, shared), 200_000, rng)
+    print(f"  correlation of the twin blocks of a deal pair: {r:.3f}")
     games: dict[str, float] = {}
     for label, per, values, llr_of, at_h0, at_h1, calibrate in tests:
         started = time.perf_counter()

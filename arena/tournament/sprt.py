@@ -44,6 +44,8 @@ class SprtMonitor:
         self._partial: dict[tuple[int, int], tuple[int, int]] = {}
         self._halves: dict[tuple[int, int], dict[int, Fraction]] = {}
         self._scores: Counter[Fraction] = Counter()
+        #: Each complete deal pair's block scores, first candidate's then second's (paired only).
+        self.twins: list[tuple[Fraction, Fraction]] = []
         self._result: TestResult | None = None
 
     @property
@@ -77,6 +79,7 @@ class SprtMonitor:
             if len(halves) < 2:
                 return
             del self._halves[(combination, deal)]
+            self.twins.append((halves[0], halves[1]))
             score = halves[0] - halves[1]
         self._scores[score] += 1
         self._result = None
