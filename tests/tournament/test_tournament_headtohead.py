@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import statistics
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -137,6 +138,7 @@ def test_a_deal_pair_counts_once_both_blocks_are_in() -> None:
     result = monitor.result()
     assert monitor.blocks == 1 and result.pairs == 1  # type: ignore[union-attr]
     assert math.isclose(result.difference or 0, 1 - 5 / 12)  # type: ignore[union-attr]
+    assert monitor.twins == [(Fraction(1), Fraction(5, 12))]  # candidate's block, baseline's
 
 
 def test_the_head_to_head_config_pairs_with_fill_bots_and_else_plays_baseline_copies() -> None:
