@@ -26,9 +26,8 @@ compared with Wald's bounds. Its strength is the point of pairing: it grows as
 it decides. The distribution-free test of :mod:`leaderboards.sprt` cannot do this: whatever the
 spread of ``d``, H0 may explain a positive mean by a little unseen mass at ``d = -1``, so (for
 ``elo0 = 0``) its LLR grows at most as ``n · log(1 + E[d])``, however steady ``d`` is.
-:data:`PAIRED_PSEUDO_COUNT` pairs
-at each end (``d = -1`` and ``d = +1``) keep the variances positive and stop a short run of
-identical differences (all 0 when the twins play alike) from deciding on a variance of nearly 0;
+:data:`PAIRED_PSEUDO_COUNT` pairs at each end (``d = -1`` and ``d = +1``) keep the variances
+positive and stop a short run of identical differences (all 0 when the twins play alike) from deciding on a variance of nearly 0;
 their weight fades as pairs accumulate.
 """
 
