@@ -17,6 +17,7 @@ from engine.core import Wire
 from leaderboards.errors import LeaderboardError
 from leaderboards.model import Leaderboard, RatingSettings, Rounds, TournamentInfo
 from leaderboards.results import RatedGame
+from leaderboards.sprt import SprtResult
 
 
 def rated_game(record: MatchRecord) -> RatedGame:
@@ -68,7 +69,7 @@ def stored_leaderboard(
         name=row.name,
         settings=cast(dict[str, Wire], {**row.config, **deal_settings(store.deal_commitment(row.name))}),
         provisional=len(games) < len(schedule) and (sprt is None or sprt.verdict is None),
-        sprt=sprt,
+        sprt=sprt if isinstance(sprt, SprtResult) else None,  # a paired test is arena test's
         remote=tuple(b.name for b in config.bots if b.remote),
         rounds=Rounds(schedule.rounds_played({g.placement.game_id for g in games}), schedule.rounds)
         if schedule.rounds

@@ -153,10 +153,17 @@ def llr_batch(
 ) -> NDArray[np.float64]:
     """The LLR for each row of ``counts`` (``counts[..., j]`` observations of score
     ``values[j]``); 0 for a row without observations."""
+    return llr_at_means(values, counts, elo_to_score(settings.elo0), elo_to_score(settings.elo1))
+
+
+def llr_at_means(
+    values: NDArray[np.float64], counts: NDArray[np.float64], s0: float, s1: float
+) -> NDArray[np.float64]:
+    """As :func:`llr_batch`, for the hypotheses ``E[score] = s0`` against ``E[score] = s1``
+    (both strictly between 0 and 1)."""
     values, counts = _regularised(np.asarray(values, float), np.asarray(counts, float))
     total = counts.sum(axis=-1, keepdims=True)
     freq = counts / total
-    s0, s1 = elo_to_score(settings.elo0), elo_to_score(settings.elo1)
     # log p1_j - log p0_j = log(1 + λ0 (a_j - s0)) - log(1 + λ1 (a_j - s1))
     ratio = _log_mle_factor(values, freq, s0) - _log_mle_factor(values, freq, s1)
     real = counts.copy()

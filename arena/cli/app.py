@@ -15,6 +15,7 @@ from arena.cli.common import say
 from arena.cli.doctor import doctor_command
 from arena.cli.gamekit import game_app
 from arena.cli.games import show_command
+from arena.cli.headtohead import head_to_head_command
 from arena.cli.leaderboard import leaderboard_command, publish_command
 from arena.cli.play import play_command
 from arena.cli.results import games_app, replay_command
@@ -69,6 +70,7 @@ app.command("leaderboard")(leaderboard_command)
 app.command("publish")(publish_command)
 app.command("serve")(serve_command)
 app.command("play")(play_command)
+app.command("test")(head_to_head_command)
 app.add_typer(bot_app, name="bot")
 app.command("doctor")(doctor_command)
 

@@ -73,9 +73,9 @@ class RemotePool(BotPool):
         super().__init__(hub, log_dir)
         self.remote = remote
 
-    def seat(self, specs: list[BotSpec], generation: int) -> list[BotHandle]:
+    def seat(self, specs: list[BotSpec], generation: int, keep: int = 1) -> list[BotHandle]:
         local = [s for s in specs if s.name not in self.remote]
-        started = iter(super().seat(local, generation))
+        started = iter(super().seat(local, generation, keep))
         return [self.remote[s.name] if s.name in self.remote else next(started) for s in specs]
 
     def label(self, handle: BotHandle) -> str:

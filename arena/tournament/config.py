@@ -159,8 +159,12 @@ class TournamentConfig:
     tables_per_bot: int = 0
     #: Rounds (format ``swiss``).
     rounds: int = 0
-    #: Early stopping of a one-candidate gauntlet (``sprt = { elo0, elo1, alpha, beta }``).
+    #: Early stopping of a one-candidate gauntlet, or of a paired one of two candidates
+    #: (``sprt = { elo0, elo1, alpha, beta }``).
     sprt: SprtSettings | None = None
+    #: A gauntlet whose candidates play the same deals with the same pool bots in the same seats
+    #: (``paired = true``), so candidates are compared deal by deal (``arena test``).
+    paired: bool = False
     #: Bots added to the stored tournament after it started, in the order added (the last bots of
     #: ``bots``); their tables come after the others (``arena tournament add-bot``).
     late_entries: tuple[str, ...] = ()
@@ -216,6 +220,8 @@ class TournamentConfig:
             plain["rounds"] = self.rounds
         if self.sprt is not None:
             plain["sprt"] = self.sprt.to_plain()
+        if self.paired:
+            plain["paired"] = True
         if self.late_entries:
             plain["late_entries"] = list(self.late_entries)
         if self.remote is not None:
@@ -276,6 +282,7 @@ _TOP_KEYS = {
     "tables_per_bot": "a whole number",
     "rounds": "a whole number",
     "sprt": "a table",
+    "paired": "true or false",
     "late_entries": "a list of strings",
     "deal_secret_file": "a string",
     "bots": "an array of tables",
@@ -386,7 +393,10 @@ def parse_config(
     candidates = top.strings("candidates", [])
     _check_field(top, fmt, bots, candidates, table_size)
     tables_per_bot, rounds = _check_format_counts(top, fmt)
-    sprt = _sprt_settings(top, fmt, candidates)
+    paired = top.boolean("paired", False)
+    if paired and fmt is not Format.GAUNTLET:
+        raise top.error("paired", "only a gauntlet pairs its candidates")
+    sprt = _sprt_settings(top, fmt, candidates, paired)
     late_entries = _late_entries(top, fmt, bots)
     knobs = top.table("knobs")
     for key, value in knobs.items():
@@ -419,6 +429,7 @@ def parse_config(
         tables_per_bot=tables_per_bot,
         rounds=rounds,
         sprt=sprt,
+        paired=paired,
         late_entries=late_entries,
         remote=_remote_settings(top, bots),
         deal_secret_file=_deal_secret_file(top, base),
@@ -469,15 +480,19 @@ def _check_format_counts(top: _Reader, fmt: Format) -> tuple[int, int]:
     return found[0], found[1]
 
 
-def _sprt_settings(top: _Reader, fmt: Format, candidates: Sequence[str]) -> SprtSettings | None:
-    """The ``sprt`` table: early stopping, for a gauntlet of one candidate."""
+def _sprt_settings(
+    top: _Reader, fmt: Format, candidates: Sequence[str], paired: bool
+) -> SprtSettings | None:
+    """The ``sprt`` table: early stopping, for a gauntlet of one candidate (or a paired one of two:
+    the first against the second)."""
     if "sprt" not in top.data:
         return None
     reader = _Reader(top.source, top.table("sprt"), prefix="sprt.")
     keys = ("elo0", "elo1", "alpha", "beta")
     reader.reject_unknown(keys)
-    if fmt is not Format.GAUNTLET or len(candidates) != 1:
-        raise top.error("sprt", "early stopping needs a gauntlet with exactly one candidate")
+    if fmt is not Format.GAUNTLET or len(candidates) != (2 if paired else 1):
+        raise top.error("sprt", "early stopping needs a gauntlet with exactly one candidate "
+                                "(a paired one: two)")
     defaults = SprtSettings()
     values = {
         key: float(reader._get(key, (int, float), "a number", getattr(defaults, key)))

@@ -11,7 +11,7 @@ from typing import Any
 from arena.clock import ClockRule
 from arena.deals import DealSecret, engine_seed
 from arena.tournament.config import BotEntry, TournamentConfig
-from arena.tournament.schedule import ScheduledGame
+from arena.tournament.schedule import ScheduledGame, wave_generations
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +34,9 @@ class MatchJob:
     strikes: int
     frame_limit_kb: int
     clock: ClockRule
+    #: Generations whose idle bot processes a worker keeps (the most recently played ones): the
+    #: generations a wave interleaves (early stopping plays a wave's in turn), else 1.
+    keep: int = 1
     live: str | None = None
     """The live folder: while it exists, the game's decisions are also written there as they
     are made, for ``arena serve`` (see :mod:`arena.live.files`)."""
@@ -55,6 +58,7 @@ class MatchJob:
             strikes=config.strikes,
             frame_limit_kb=config.frame_limit_kb,
             clock=config.clock,
+            keep=wave_generations(config) if config.sprt is not None else 1,
         )
 
 

@@ -3,7 +3,8 @@
 A process is launched for one ``(bot, generation)`` and only ever seated in games of that
 generation; the schedule puts each deal at most once in a generation, so no process meets a deal
 twice. A worker plays one generation at a time, so when a job of another generation arrives the
-idle processes of every other generation are closed. A process that died or faulted out is closed
+idle processes of every other generation are closed, except those of the generations played most
+recently when a job says to keep several (early stopping plays a wave's generations in turn). A process that died or faulted out is closed
 and replaced by a fresh one the next time its bot is needed. With a :class:`Pinning`, new processes
 start on the worker's processors and join its own once connected.
 """
@@ -33,7 +34,7 @@ class BotPool:
         self._idle: dict[tuple[str, int], list[BotHandle]] = defaultdict(list)
         self._labels: dict[int, str] = {}
         self._open: dict[int, BotHandle] = {}
-        self._generation: int | None = None
+        self._recent: list[int] = []  # generations played, most recent last
 
     def __enter__(self) -> BotPool:
         return self
@@ -46,15 +47,17 @@ class BotPool:
     ) -> None:
         self.close()
 
-    def seat(self, specs: list[BotSpec], generation: int) -> list[BotHandle]:
+    def seat(self, specs: list[BotSpec], generation: int, keep: int = 1) -> list[BotHandle]:
         """A handle per spec for a game of ``generation``: an idle live process of that bot and
-        generation where there is one, else a new one (new ones start together).
+        generation where there is one, else a new one (new ones start together). Idle processes
+        of generations other than the ``keep`` played most recently (this one included) are
+        closed first.
 
         A bot that cannot start comes back as a handle with ``failure`` set (the referee records
         the fault and forfeits the seat).
         """
-        if generation != self._generation:
-            self._retire_others(generation)
+        if self._recent[-1:] != [generation]:
+            self._retire_others(generation, keep)
         handles: list[BotHandle | None] = [self._reuse(spec.name, generation) for spec in specs]
         missing = [i for i, h in enumerate(handles) if h is None]
         # A stop waits until the new processes are registered, so close() can still reach them.
@@ -103,11 +106,12 @@ class BotPool:
         else:
             self._close(handle)
 
-    def _retire_others(self, generation: int) -> None:
-        for key in [k for k in self._idle if k[1] != generation]:
+    def _retire_others(self, generation: int, keep: int) -> None:
+        self._recent = [g for g in self._recent if g != generation][-(keep - 1):] if keep > 1 else []
+        self._recent.append(generation)
+        for key in [k for k in self._idle if k[1] not in self._recent]:
             for handle in self._idle.pop(key):
                 self._close(handle)
-        self._generation = generation
 
     def _close(self, handle: BotHandle) -> None:
         with deferred():

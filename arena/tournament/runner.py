@@ -4,9 +4,12 @@ Only this process writes the store, one transaction per game, so an interrupted 
 SIGKILL) leaves every game either stored whole or not at all; running again plays exactly the games
 whose ids are missing.
 
-Games are played wave by wave (see :mod:`arena.tournament.schedule`): a swiss schedule is built
-again from the stored games after each round, and a gauntlet with early stopping ends as soon as its
-test reaches a verdict (games in progress then are dropped, unstored).
+Games are submitted wave by wave (see :mod:`arena.tournament.schedule`): a swiss schedule is built
+again from the stored games after each round; a gauntlet with early stopping submits its next
+duplicate block whenever fewer games than match slots are in play, checks its test after every game
+stored, and ends as soon as the test reaches a verdict. Games still in play or finished but not yet
+read then are dropped, unstored (they were not needed; a later run does not play them either, as
+the stored verdict stands), so every stored game was stored before the verdict.
 
 A game that comes back void (a host fault: :mod:`arena.hostfault`) is stored as a void attempt,
 beside the games, and played again with the same deal at once; after :data:`MAX_VOIDS` void attempts
@@ -31,8 +34,7 @@ from arena.tournament.display import Display, Tally
 from arena.tournament.executors import Executor
 from arena.tournament.jobs import JobDone, MatchJob
 from arena.tournament.schedule import Schedule, build_schedule, repeated_deals, stored_results
-from arena.tournament.sprt import SprtMonitor
-from leaderboards.sprt import SprtResult
+from arena.tournament.sprt import SprtMonitor, TestResult
 
 #: Seconds the runner waits for an outcome before refreshing the display.
 TICK = 0.25
@@ -49,7 +51,7 @@ class RunSummary:
     played: int
     failed: int
     #: The early-stopping test where it stands at the end (``None`` without one).
-    sprt: SprtResult | None = None
+    sprt: TestResult | None = None
     #: Void attempts stored (each game of them played again).
     voided: int = 0
 
@@ -172,74 +174,84 @@ def run_tournament(
         live = str(live_folder(store.path))
         tried: set[str] = set()  # a game that fails is left for the next run
         unfinished: set[str] = set()
+        counted = -1 if monitor is None else monitor.blocks
         while monitor is None or monitor.result().verdict is None:
-            pending = [g for g in schedule if g.id not in stored and g.id not in tried]
-            if not pending:
-                break
-            if _revealed(store, config.name):
-                raise TournamentError(
-                    f"{store.path}: tournament {config.name!r} has revealed its deal secret, so "
-                    f"the deals of its {len(pending)} games left to play could be computed; they "
-                    "are not played"
-                )
-            wave = [g for g in pending if g.wave == pending[0].wave]
-            unfinished = {g.id for g in wave}
-            tried |= unfinished
-            for game in wave:
-                executor.submit(replace(MatchJob.of(config, game, secret), live=live))
-            while unfinished and (monitor is None or monitor.result().verdict is None):
-                check()
-                tally.running = executor.running
-                for outcome in executor.collect(TICK):
-                    unfinished.discard(outcome.game_id)
-                    tally.running = executor.running
-                    if not isinstance(outcome, JobDone):
-                        failed += 1
-                        tally.failed += 1
-                        if display is not None:
-                            display.note(f"game {outcome.game_id} not played: {outcome.reason}")
-                        continue
-                    record = MatchRecord.from_wire(outcome.record)
-                    scheduled = by_id[outcome.game_id]
-                    if record.void is not None:
-                        check()
-                        attempt = _store_void(store, config.name, scheduled.id, record)
-                        voids[scheduled.id] = voids.get(scheduled.id, 0) + 1
-                        if voids[scheduled.id] >= MAX_VOIDS:
-                            raise TournamentError(
-                                f"game {scheduled.id} was void {MAX_VOIDS} times in this run, each "
-                                f"time by a host fault (last: {record.void}); the machine is too "
-                                "busy to play it. Free the machine (or lower the concurrency), "
-                                f"then run: arena tournament resume --db {store.path}"
-                            )
-                        if display is not None:
-                            display.note(f"game {scheduled.id} void (attempt {attempt}), played "
-                                         f"again: {record.void}")
-                        unfinished.add(scheduled.id)
-                        executor.submit(replace(MatchJob.of(config, scheduled, secret), live=live))
-                        continue
-                    placement = Placement(
-                        scheduled.id,
-                        scheduled.generation,
-                        scheduled.table,
-                        scheduled.deal,
-                        scheduled.rotation,
+            # A swiss round is played whole; other waves follow while a match slot is free.
+            room = not unfinished or (not config.rounds and len(unfinished) < executor.capacity)
+            pending = []
+            if room:
+                pending = [g for g in schedule if g.id not in stored and g.id not in tried]
+            if pending:
+                if _revealed(store, config.name):
+                    raise TournamentError(
+                        f"{store.path}: tournament {config.name!r} has revealed its deal secret, "
+                        f"so the deals of its {len(pending)} games left to play could be "
+                        "computed; they are not played"
                     )
-                    check()
-                    if _store(store, config.name, placement, record, outcome.processes, builds,
-                              len(schedule)):
-                        played += 1
-                        stored.add(scheduled.id)
-                        tally.add(record)
-                        if monitor is not None:
-                            monitor.add(scheduled.table, scheduled.deal, record.bots, record.ranks)
-                    if display is not None:
-                        display.update(outcome.game_id, record)
-                if display is not None:
-                    display.update()
-            if unfinished:  # a verdict: the games still in play are not needed
+                wave = [g for g in pending if g.wave == pending[0].wave]
+                unfinished |= {g.id for g in wave}
+                tried |= {g.id for g in wave}
+                for game in wave:
+                    executor.submit(replace(MatchJob.of(config, game, secret), live=live))
+                continue
+            if not unfinished:
                 break
-            if config.rounds:  # the next round, once this one is stored whole
+            check()
+            tally.running = executor.running
+            for outcome in executor.collect(TICK):
+                unfinished.discard(outcome.game_id)
+                tally.running = executor.running
+                if not isinstance(outcome, JobDone):
+                    failed += 1
+                    tally.failed += 1
+                    if display is not None:
+                        display.note(f"game {outcome.game_id} not played: {outcome.reason}")
+                    continue
+                record = MatchRecord.from_wire(outcome.record)
+                scheduled = by_id[outcome.game_id]
+                if record.void is not None:
+                    check()
+                    attempt = _store_void(store, config.name, scheduled.id, record)
+                    voids[scheduled.id] = voids.get(scheduled.id, 0) + 1
+                    if voids[scheduled.id] >= MAX_VOIDS:
+                        raise TournamentError(
+                            f"game {scheduled.id} was void {MAX_VOIDS} times in this run, each "
+                            f"time by a host fault (last: {record.void}); the machine is too "
+                            "busy to play it. Free the machine (or lower the concurrency), "
+                            f"then run: arena tournament resume --db {store.path}"
+                        )
+                    if display is not None:
+                        display.note(f"game {scheduled.id} void (attempt {attempt}), played "
+                                     f"again: {record.void}")
+                    unfinished.add(scheduled.id)
+                    executor.submit(replace(MatchJob.of(config, scheduled, secret), live=live))
+                    continue
+                placement = Placement(
+                    scheduled.id,
+                    scheduled.generation,
+                    scheduled.table,
+                    scheduled.deal,
+                    scheduled.rotation,
+                )
+                check()
+                if _store(store, config.name, placement, record, outcome.processes, builds,
+                          len(schedule)):
+                    played += 1
+                    stored.add(scheduled.id)
+                    tally.add(record)
+                    if monitor is not None:
+                        monitor.add(scheduled.table, scheduled.deal, record.bots, record.ranks)
+                if display is not None:
+                    display.update(outcome.game_id, record)
+                if monitor is not None and monitor.blocks != counted:
+                    counted = monitor.blocks
+                    if display is not None:
+                        display.note(monitor.describe())
+                    if monitor.result().verdict is not None:
+                        break  # decided: what else has finished is not stored
+            if display is not None:
+                display.update()
+            if config.rounds and not unfinished:  # the next round, once this one is stored whole
                 schedule = build_schedule(config, stored_results(store.games(config.name)))
                 by_id = schedule.by_id()
         abandon = bool(unfinished)

@@ -6,21 +6,29 @@
   the rounds before (:mod:`arena.tournament.swiss`), so its schedule grows as results come in. Bots
   keep their config order. Late entries' tables come after the others (stored games keep their
   tables, ids and deals).
-* Waves: the runner plays a wave's games before it starts the next. A swiss round is a wave; a
-  gauntlet with early stopping plays its duplicate blocks in waves of :data:`SPRT_WAVE_BLOCKS`
-  (deal by deal across the tables), so complete blocks come in steadily; every other format is one.
+* Waves: the runner submits a wave's games together. A swiss round is a wave, played whole before
+  the next is formed; in a gauntlet with early stopping each duplicate block is a wave (in a paired
+  gauntlet, each deal of a pool combination: every candidate's block of it), deal by deal across the
+  tables, and the runner keeps only as many in play as it has match slots, so blocks complete one
+  after another and the test is checked after each; every other format is one wave.
 * Deals: each table plays ``deals`` deals; deal ``d`` of a table has one seed, derived from the
-  master seed, the table and ``d``.
+  master seed, the table and ``d``. In a paired gauntlet the seed comes from the table's pool
+  bots (not its candidate), so every candidate plays the same deals with the same opponents in the
+  same seats: the comparison of candidates is paired.
 * Duplicate: each deal is played once per rotation ``r`` in ``0 .. k-1``, seat ``s`` taken by
   ``table[(s + r) % k]``, so every bot sits in every seat of its table once per deal.
 * Generations (duplicate integrity): a bot process lives within one generation and never plays outside
   it. Untrusted bots get generation ``r`` for rotation ``r``: a generation holds each deal exactly once,
   so no process can meet a deal twice, and each bot needs only ``k`` processes' worth of restarts in
-  the whole tournament. Trusted bots have a single generation.
+  the whole tournament. In a paired gauntlet candidate ``c``'s games take generation
+  ``c * k + r`` (a pool bot meets each deal once per candidate). Trusted bots have a single
+  generation.
 * Ids: a short hash of the game setup, master seed, table, deal and rotation; stable for the same
   config and seed.
-  A wave has generations of its own.
-* Order: generation by generation (so wave by wave); within one, every bot's games spread evenly
+  A swiss round has generations of its own; the waves of early stopping share them, played
+  interleaved (a worker then keeps the processes of every generation of a wave: see
+  :attr:`arena.tournament.jobs.MatchJob.keep`).
+* Order: wave by wave, generation by generation; within one, every bot's games spread evenly
   over it (a seeded shuffle, then each next game the one, of the next few, whose bots have played
   least), so the standings are fair at any moment of the run, not only at its end.
 """
@@ -32,7 +40,7 @@ import itertools
 import json
 import random
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -44,8 +52,6 @@ from engine.core import derive_seed
 
 #: Games :func:`spread` looks ahead at for the next one.
 SPREAD_WINDOW = 64
-#: Duplicate blocks in a wave of a gauntlet with early stopping.
-SPRT_WAVE_BLOCKS = 16
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,8 +145,8 @@ def build_schedule(
     ]
     games = _games(config, tables, labels, range(len(tables)), [0] * len(tables))
     if config.sprt is not None:
-        games = _in_waves(games, len(tables), config)
-    return Schedule(tuple(tables), _ordered(config, games), _generations(config))
+        games = _in_waves(games, len(tables) // _sides(config))
+    return Schedule(tuple(tables), _ordered(config, games), wave_generations(config))
 
 
 def _swiss_schedule(config: TournamentConfig, results: Mapping[str, Result]) -> Schedule:
@@ -164,13 +170,18 @@ def _swiss_schedule(config: TournamentConfig, results: Mapping[str, Result]) -> 
         tables += seated
     formed = len(tables) // per_round
     planned = config.rounds * per_round * config.deals * k
-    return Schedule(tuple(tables), _ordered(config, games), _generations(config), planned,
+    return Schedule(tuple(tables), _ordered(config, games), wave_generations(config), planned,
                     config.rounds, formed)
 
 
-def _generations(config: TournamentConfig) -> int:
+def _sides(config: TournamentConfig) -> int:
+    """The candidates a paired gauntlet compares (1 for every other schedule)."""
+    return len(config.candidates) if config.paired else 1
+
+
+def wave_generations(config: TournamentConfig) -> int:
     """Process generations of one wave."""
-    return 1 if config.trusted else config.table_size
+    return 1 if config.trusted else config.table_size * _sides(config)
 
 
 def _games(
@@ -185,17 +196,21 @@ def _games(
     setup = json.dumps(
         [config.game, config.variant, dict(sorted(config.knobs.items())), config.seed]
     )
-    generations = _generations(config)
+    generations = wave_generations(config)
+    per_side = len(tables) // _sides(config)
     games: list[ScheduledGame] = []
     for table, label, t, wave in zip(tables, labels, indices, waves):
+        side = t // per_side if config.paired else 0
+        dealt = "/".join(table[1:]) if config.paired else label
         for deal in range(config.deals):
-            seed = derive_seed(config.seed, "deal", label, deal)
+            seed = derive_seed(config.seed, "deal", dealt, deal)
             for rotation in range(k):
                 seats = tuple(table[(s + rotation) % k] for s in range(k))
                 games.append(
                     ScheduledGame(
                         id=_game_id(setup, label, deal, rotation),
-                        generation=wave * generations + (0 if config.trusted else rotation),
+                        generation=wave * generations
+                        + (0 if config.trusted else side * k + rotation),
                         table=t,
                         deal=deal,
                         rotation=rotation,
@@ -207,26 +222,22 @@ def _games(
     return games
 
 
-def _in_waves(games: list[ScheduledGame], tables: int, config: TournamentConfig) -> list[ScheduledGame]:
-    """``games`` with waves of :data:`SPRT_WAVE_BLOCKS` duplicate blocks, deal by deal across the
-    tables (and their generations within each wave)."""
-    generations = _generations(config)
-    placed: list[ScheduledGame] = []
-    for game in games:
-        wave = (game.deal * tables + game.table) // SPRT_WAVE_BLOCKS
-        placed.append(
-            ScheduledGame(game.id, wave * generations + game.generation, game.table, game.deal,
-                          game.rotation, game.seed, game.bots, wave)
-        )
-    return placed
+def _in_waves(games: list[ScheduledGame], per_side: int) -> list[ScheduledGame]:
+    """``games`` with a wave per duplicate block, deal by deal across the ``per_side`` tables of
+    each candidate (a paired gauntlet's candidates share the wave of a deal and pool combination);
+    generations unchanged, so the waves share their bot processes."""
+    return [
+        replace(game, wave=game.deal * per_side + game.table % per_side) for game in games
+    ]
 
 
 def _ordered(config: TournamentConfig, games: Sequence[ScheduledGame]) -> tuple[ScheduledGame, ...]:
-    """Generation by generation, each a seeded shuffle spread evenly (see :func:`spread`)."""
+    """Wave by wave, generation by generation, each a seeded shuffle spread evenly (see
+    :func:`spread`)."""
     rng = random.Random(derive_seed(config.seed, "order"))
-    by_generation: dict[int, list[ScheduledGame]] = {}
+    by_generation: dict[tuple[int, int], list[ScheduledGame]] = {}
     for game in games:
-        by_generation.setdefault(game.generation, []).append(game)
+        by_generation.setdefault((game.wave, game.generation), []).append(game)
     ordered: list[ScheduledGame] = []
     for generation in sorted(by_generation):
         block = by_generation[generation]

@@ -47,7 +47,7 @@ def play_in_pool(pool: BotPool, job: MatchJob) -> Outcome:
     except (ArenaError, EngineError) as exc:
         return JobFailed(job.game_id, str(exc))
     pool.hub.set_limits(bot_limits(job.frame_limit_kb))
-    handles = pool.seat(specs, job.generation)
+    handles = pool.seat(specs, job.generation, job.keep)
     labels = tuple(pool.label(h) for h in handles)
     live = open_live(job.live, job.game_id, config, job.seed, [entry.name for entry in job.bots])
     void = False

@@ -16,7 +16,6 @@ from arena.store.db import Placement, StoredGame
 from arena.tournament.config import BotEntry, Format, TournamentConfig
 from arena.tournament.sampled import late_tables, sampled_tables
 from arena.tournament.schedule import (
-    SPRT_WAVE_BLOCKS,
     SPREAD_WINDOW,
     Schedule,
     ScheduledGame,
@@ -62,7 +61,8 @@ def check_games(cfg: TournamentConfig, schedule: Schedule, labels: Sequence[str]
         assert g.id == game_id(cfg, label, g.deal, g.rotation)
         assert g.seed == derive_seed(cfg.seed, "deal", label, g.deal)
         assert g.bots == tuple(table[(s + g.rotation) % k] for s in range(k))
-        assert g.generation == g.wave * gens + (0 if cfg.trusted else g.rotation)
+        round_ = g.wave if cfg.rounds else 0  # only a swiss round has generations of its own
+        assert g.generation == round_ * gens + (0 if cfg.trusted else g.rotation)
 
 
 def test_round_robin_with_a_late_entry_has_its_tables_after_the_field() -> None:
@@ -110,21 +110,20 @@ def test_sampled_tables_and_late_tables_come_from_their_own_seeds() -> None:
     check_games(cfg, schedule, [f"{t}:{'/'.join(table)}" for t, table in enumerate(tables)])
 
 
-def test_sprt_gauntlet_waves_hold_sixteen_blocks_deal_by_deal() -> None:
+def test_sprt_gauntlet_plays_a_block_per_wave_deal_by_deal() -> None:
     cfg = config(7, 2, Format.GAUNTLET, candidates=("b0",), deals=5, sprt=SprtSettings())
     schedule = build_schedule(cfg)
     tables = len(schedule.tables)
-    assert tables == 6 and SPRT_WAVE_BLOCKS == 16
+    assert tables == 6
     for g in schedule:
-        assert g.wave == (g.deal * tables + g.table) // 16
-    assert sorted({g.wave for g in schedule}) == [0, 1]
+        assert g.wave == g.deal * tables + g.table
+        assert g.generation == g.rotation
+    assert sorted({g.wave for g in schedule}) == list(range(30))
     check_games(cfg, schedule, ["/".join(t) for t in schedule.tables])
-    generations = [g.generation for g in schedule]
-    assert generations == sorted(generations), "wave by wave, generation by generation"
+    order = [(g.wave, g.generation) for g in schedule]
+    assert order == sorted(order), "wave by wave, generation by generation"
     trusted = replace(cfg, trusted=True)
-    assert [g.generation for g in build_schedule(trusted)] == sorted(
-        g.wave for g in build_schedule(trusted)
-    )
+    assert {g.generation for g in build_schedule(trusted)} == {0}
 
 
 def reference_order(cfg: TournamentConfig, games: Sequence[ScheduledGame]) -> list[ScheduledGame]:

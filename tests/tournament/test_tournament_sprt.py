@@ -19,7 +19,7 @@ from arena.tournament.builds import current_builds
 from arena.tournament.config import parse_config
 from arena.tournament.executors import LocalExecutor
 from arena.tournament.runner import run_tournament
-from arena.tournament.schedule import SPRT_WAVE_BLOCKS, build_schedule
+from arena.tournament.schedule import build_schedule, repeated_deals
 from arena.tournament.sprt import SprtMonitor, stored_sprt
 from leaderboards.build import build_leaderboard
 from leaderboards.model import RatingSettings, Rounds, TournamentInfo
@@ -132,14 +132,17 @@ def test_sprt_needs_a_gauntlet_of_one_candidate() -> None:
     assert parse_config(config.to_plain(), "t", Path.cwd(), stored=True).sprt == config.sprt
 
 
-def test_blocks_come_in_waves_deal_by_deal() -> None:
+def test_each_block_is_a_wave_deal_by_deal() -> None:
     config = parse_config(gauntlet(deals=40), "t", Path.cwd())
     schedule = build_schedule(config)
     waves = [g.wave for g in schedule]
     assert waves == sorted(waves)  # playing order is wave order
     for game in schedule:
-        assert game.wave == game.deal // SPRT_WAVE_BLOCKS  # one table: block index = deal
-        assert game.generation == game.wave * 3 + game.rotation
+        assert game.wave == game.deal  # one table: block index = deal
+        assert game.generation == game.rotation  # the waves share their bot processes
+    assert [(g.deal, g.rotation) for g in schedule][:6] == [(0, 0), (0, 1), (0, 2),
+                                                           (1, 0), (1, 1), (1, 2)]
+    assert repeated_deals(schedule.games) == []
     without = {k: v for k, v in gauntlet(deals=40).items() if k != "sprt"}
     plain = build_schedule(parse_config(without, "t", Path.cwd()))
     assert {g.id for g in plain} == {g.id for g in schedule}  # the same games, in waves
