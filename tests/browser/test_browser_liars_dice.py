@@ -1,7 +1,8 @@
 """Liar's Dice's own viewer on a published site in a real headless Chromium: at every step it
 shows each seat's dice count, the standing bid and the round's bids as the engine has them, the
 faces of every seat's dice in the omniscient view but only the chosen seat's "as seat N", and the
-last challenge with the dice it revealed; nothing logs a script error."""
+last challenge with the dice it revealed (those that counted marked, wild ones included); nothing
+logs a script error. Both variants."""
 
 from __future__ import annotations
 
@@ -38,14 +39,16 @@ const bids = Array.from(document.querySelectorAll('#board .bid-history li')).map
 const standing = document.querySelector('#board .standing-bid').textContent;
 const challenge = document.querySelector('#board .last-challenge').textContent;
 const revealed = document.querySelectorAll('#board .revealed li').length;
-return {seats, bids, standing, challenge, revealed};
+const matching = document.querySelectorAll('#board .revealed .die.matching').length;
+return {seats, bids, standing, challenge, revealed, matching};
 """
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, SiteReport]]:
+@pytest.fixture(scope="module", params=["standard", "wild-ones"])
+def site(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, SiteReport]]:
+    """A stored tournament of Liar's Dice in the variant ``request.param``, and its published site."""
     folder = tmp_path_factory.mktemp("liars-dice")
-    db = store_league(folder, "liars_dice", "standard")
+    db = store_league(folder, "liars_dice", request.param)
     with Store(db) as store:
         yield db, build_site(store, folder / "site", settings=RatingSettings(bootstrap_samples=10))
 
@@ -87,6 +90,7 @@ def test_the_viewer_shows_dice_bids_and_challenges_as_the_engine_has_them(
             assert isinstance(loser, int)
             assert f"seat {loser} ({record.bots[loser]}) lost a die" in everything["challenge"]
             assert everything["revealed"] == len(record.bots)
+            assert everything["matching"] == state.last_challenge["count"]  # the dice that counted, marked
         Select(browser.find_element("id", "view")).select_by_value(str(seat))
         seen = browser.execute_script(BOARD)
         for shown, held in zip(seen["seats"], state.dice):

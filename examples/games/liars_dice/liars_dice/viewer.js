@@ -15,8 +15,10 @@
     return quantity + " " + (quantity === 1 ? SINGULAR : PLURAL)[face];
   }
 
-  function faces(el, dice, face) {
-    return el("span", { class: "faces" }, ...dice.map((d) => el("span", { class: "die" + (d === face ? " matching" : "") }, String(d))));
+  // The dice as faces; those that count towards ``face`` (ones too when they are wild) marked.
+  function faces(el, dice, face, wild) {
+    const counts = (d) => d === face || (wild && d === 1);
+    return el("span", { class: "faces" }, ...dice.map((d) => el("span", { class: "die" + (counts(d) ? " matching" : "") }, String(d))));
   }
 
   function seat(ctx, o, s) {
@@ -32,7 +34,7 @@
       ? el("div", { class: "line dice out-note" }, "out (" + (o.eliminated.indexOf(s) + 1) + " of " + o.eliminated.length + " out so far)")
       : el("div", { class: "line dice", "data-hidden": visible ? null : "true" },
           el("span", { class: "what" }, "dice: "),
-          visible ? faces(el, mine, null) : el("span", { class: "hidden-count" }, diceWords(count) + " (hidden)"));
+          visible ? faces(el, mine, null, false) : el("span", { class: "hidden-count" }, diceWords(count) + " (hidden)"));
     return el("section", { class: "player" + (o.to_move === s ? " to-move" : "") + (out ? " out" : ""), "data-seat": s, style: "border-color:" + colour },
       el("h3", {}, el("span", { class: "swatch", style: "background:" + colour }), s + " " + data.bots[s],
         el("span", { class: "dice-count" }, " · " + diceWords(count)), score, o.to_move === s ? " · to act" : ""),
@@ -60,7 +62,7 @@
       ", and " + seatName(c.loser, data.bots) + " lost a die.";
     const revealed = el("ul", { class: "revealed" }, ...c.dice.map((dice, s) =>
       el("li", { "data-seat": s, class: s === c.loser ? "loser" : "" }, seatName(s, data.bots) + ": ",
-        dice.length ? faces(el, dice, c.face) : "no dice", s === c.loser ? " (lost a die)" : "")));
+        dice.length ? faces(el, dice, c.face, o.variant === "wild-ones") : "no dice", s === c.loser ? " (lost a die)" : "")));
     return el("div", { class: "last-challenge" }, el("p", { class: "summary" }, summary), revealed);
   }
 
