@@ -2,7 +2,7 @@
 
 The package is installable as it stands (``pip install -e``): its ``pyproject.toml`` declares the
 ``arena.games`` entry point, its module a small but complete card game that passes ``arena game
-check``, with tests and a README to start from.
+check``, its presentation with a replay viewer for the site, with tests and a README to start from.
 """
 
 from __future__ import annotations
@@ -26,6 +26,9 @@ FILES = {
     "README.md.j2": "README.md",
     "__init__.py.j2": "{name}/__init__.py",
     "game.py.j2": "{name}/game.py",
+    "presentation.py.j2": "{name}/presentation.py",
+    "viewer.js.j2": "{name}/viewer.js",
+    "viewer.css.j2": "{name}/viewer.css",
     "test_game.py.j2": "tests/test_{name}.py",
 }
 

@@ -18,6 +18,8 @@ from pathlib import Path
 import pytest
 from plugin_games import arena_command
 
+from arena.gamekit.checks import CHECKS
+
 pytestmark = pytest.mark.slow
 
 ARENA = "from arena.cli.app import main; main()"
@@ -52,10 +54,10 @@ def test_a_new_game_installs_checks_and_plays(tmp_path: Path) -> None:
     listed = step("arena games", [python, "-c", ARENA, "games", "--json"])
     assert '"key": "tile_trick@1"' in listed.stdout
     checked = step("arena game check", [python, "-c", ARENA, "game", "check", "tile_trick"])
-    assert checked.stdout.count("passed") == 8
+    assert checked.stdout.count("passed") == len(CHECKS)
     tests = step("pytest tests", [python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--rootdir", str(project),
                                   str(project / "tests")])
-    assert "6 passed" in tests.stdout
+    assert "7 passed" in tests.stdout
     played = step("arena play", [python, "-c", ARENA, "play", "tile_trick",
                                  "--bot", "random", "--bot", "random", "--bot", "random", "--seed", "5"])
     assert "tile_trick@1" in played.stdout and "12 decisions" in played.stdout

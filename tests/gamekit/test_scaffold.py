@@ -18,10 +18,13 @@ def test_a_new_game_is_a_package_with_its_entry_point(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     root = tmp_path / "fresh_trick"
     files = sorted(str(p.relative_to(root)) for p in root.rglob("*") if p.is_file())
-    assert files == ["README.md", "fresh_trick/__init__.py", "fresh_trick/game.py", "pyproject.toml",
-                     "tests/test_fresh_trick.py"]
+    assert files == ["README.md", "fresh_trick/__init__.py", "fresh_trick/game.py", "fresh_trick/presentation.py",
+                     "fresh_trick/viewer.css", "fresh_trick/viewer.js", "pyproject.toml", "tests/test_fresh_trick.py"]
     project = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
     assert project["project"]["entry-points"]["arena.games"] == {"fresh_trick": "fresh_trick:GAME"}
+    assert project["tool"]["setuptools"]["package-data"]["fresh_trick"] == ["playthroughs/*.txt", "viewer.js", "viewer.css"]
+    viewer = (root / "fresh_trick" / "viewer.js").read_text(encoding="utf-8")
+    assert 'R.games["fresh_trick"] = function (container, ctx)' in viewer and "innerHTML" not in viewer
     game = (root / "fresh_trick" / "game.py").read_text(encoding="utf-8")
     assert 'name = "fresh_trick"' in game and 'title = "Fresh Trick"' in game and "{{" not in game
     assert f"pip install -e {root}" in result.stdout

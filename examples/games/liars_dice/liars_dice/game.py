@@ -52,7 +52,7 @@ class LiarsDiceGame(Game):
         return LiarsDiceState.deal(rules_of(config), config, seed)
 
     def presentation(self) -> Presentation:
-        """Events in sentences naming the seats; the site's generic view (no viewer of its own)."""
+        """Events in sentences naming the seats, and its own viewer on the site."""
         return LiarsDicePresentation()
 
     def sample_state(self, config: MatchConfig, seat: int, observation: WireMap, rng: random.Random) -> LiarsDiceState:
