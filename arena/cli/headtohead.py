@@ -34,7 +34,7 @@ EXIT_H0 = 1
 EXIT_UNDECIDED = 3
 
 def head_to_head_command(
-    game: Annotated[str, typer.Argument(help="The game, e.g. wongar (see arena games).")],
+    game: Annotated[str, typer.Argument(help="The game (see arena games).")],
     candidate: Annotated[
         str, typer.Option("--candidate", help="The new bot: a built-in name, a command or a manifest.")
     ],
@@ -98,9 +98,9 @@ def head_to_head_command(
 
     \b
     Examples:
-      arena test wongar --candidate ismcts --candidate-nodes 60 --baseline ismcts --baseline-nodes 20
-      arena test wongar --candidate "python3 v2.py" --baseline "python3 v1.py" --fill greedy --fill random
-      arena test wongar --candidate bots/v2.toml --baseline bots/v1.toml --sprt elo0=0,elo1=10 --db v2.db
+      arena test GAME --candidate ismcts --candidate-nodes 60 --baseline ismcts --baseline-nodes 20
+      arena test GAME --candidate "python3 v2.py" --baseline "python3 v1.py" --fill greedy --fill random
+      arena test GAME --candidate bots/v2.toml --baseline bots/v1.toml --sprt elo0=0,elo1=10 --db v2.db
     """
     fills = fill or []
     if fills and players is not None and players != 1 + len(fills):

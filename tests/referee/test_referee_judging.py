@@ -27,6 +27,12 @@ pytestmark = pytest.mark.timeout(30)
 Table = Callable[..., tuple[MatchRecord, list[ScriptedBot]]]
 
 
+#: A move time no loaded machine makes a prompt reply miss: the tests using it judge what the bots
+#: say, never when they say it (the timing tests in this file give their own).
+PROMPT = TimeControl(30.0)
+PROMPT_GRACE = TimeControl(30.0, grace=0.5)
+
+
 @pytest.fixture(scope="module")
 def game() -> Game:
     return next(g for g in games().values() if g.min_players == 3)
@@ -121,7 +127,7 @@ def test_fallbacks_are_the_seeded_random_stream_not_the_first_legal_action(game:
     def illegal(act: Act, before: int) -> list[Step]:
         return [Action(act.seq, max(act.legal) + 1)]
 
-    record, bots = table(game, TimeControl(1.0), illegal, strikes=1)
+    record, bots = table(game, PROMPT, illegal, strikes=1)
     (fault,) = record.faults
     assert fault.kind is FaultKind.ILLEGAL and fault.ply == first_decision(record)
     assert fault.detail.startswith(f"action {max(bots[0].acts[0].legal) + 1} (")
@@ -153,7 +159,7 @@ def test_a_stale_error_is_dropped_and_a_current_one_is_a_malformed_strike(game: 
             return [Error("cannot decide", act.seq)]
         return prompt(act, before)
 
-    record, bots = table(game, TimeControl(1.0, grace=0.5), errors)
+    record, bots = table(game, PROMPT_GRACE, errors)
     second = [i for i, d in enumerate(record.decisions) if d.seat == 0][1]
     assert seat_faults(record) == [Fault(0, FaultKind.MALFORMED, second, "bot reported: cannot decide")]
     assert record.detail["dropped"] == [2, 0, 0]
@@ -166,14 +172,14 @@ def test_wrong_seats_and_strikes_forfeit_at_the_limit(game: Game, table: Table) 
     def wrong_seat(act: Act, before: int) -> list[Step]:
         return [Action(act.seq, act.legal[0], seat=2)] if before < 2 else prompt(act, before)
 
-    record, bots = table(game, TimeControl(1.0), wrong_seat, strikes=2)
+    record, bots = table(game, PROMPT, wrong_seat, strikes=2)
     detail = "reply claims seat 2, but it plays seat 0"
     seat0 = [i for i, d in enumerate(record.decisions) if d.seat == 0]
     assert seat_faults(record) == [Fault(0, FaultKind.MALFORMED, seat0[0], detail),
                                    Fault(0, FaultKind.MALFORMED, seat0[1], detail)]
     assert record.forfeited == (0,) and len(bots[0].acts) == 2
     # One strike fewer than the limit is not a forfeit.
-    record, _ = table(game, TimeControl(1.0), wrong_seat, strikes=3)
+    record, _ = table(game, PROMPT, wrong_seat, strikes=3)
     assert len(seat_faults(record)) == 2 and record.forfeited == ()
     assert record.decisions[seat0[0]].fallback and not record.decisions[seat0[2]].fallback
 
@@ -183,7 +189,7 @@ def test_info_is_kept_up_to_the_cap_and_counted_when_dropped(game: Game, table: 
         info = {"eval": 0.5, "pv": [1, 2]} if before == 0 else {"pad": "x" * INFO_LIMIT}
         return [Action(act.seq, act.legal[0], info=info if before < 3 else None)]
 
-    record, _ = table(game, TimeControl(1.0), talk)
+    record, _ = table(game, PROMPT, talk)
     seat0 = [record.decisions[i] for i, d in enumerate(record.decisions) if d.seat == 0]
     assert seat0[0].info == {"eval": 0.5, "pv": [1, 2]}
     assert seat0[1].info is None and seat0[2].info is None and seat0[3].info is None
@@ -201,7 +207,7 @@ def test_garbage_and_unasked_messages_are_told_apart_and_logged(
         return prompt(act, before)
 
     with caplog.at_level("INFO", logger="arena.referee"):
-        record, bots = table(game, TimeControl(1.0, grace=0.5), odd)
+        record, bots = table(game, PROMPT_GRACE, odd)
     seat0 = [i for i, d in enumerate(record.decisions) if d.seat == 0]
     detail = "byte 0xc1 at offset 0 is not allowed"
     assert seat_faults(record) == [Fault(0, FaultKind.MALFORMED, seat0[1], detail)]
@@ -221,7 +227,7 @@ def test_an_illegal_action_is_named_by_its_label_and_logged(
 
     seen: list[tuple[bool, int]] = []
     with caplog.at_level("INFO", logger="arena.referee"):
-        record, bots = table(game, TimeControl(1.0), illegal_first,
+        record, bots = table(game, PROMPT, illegal_first,
                              on_decision=lambda state, decision: seen.append((state.is_over(), decision.seat)))
     assert [seat for _, seat in seen] == [d.seat for d in record.decisions]
     assert [over for over, _ in seen] == [False] * (len(seen) - 1) + [True]
@@ -244,7 +250,7 @@ def test_a_forfeited_seat_is_charged_no_time_and_logged_once(
         return [Action(act.seq, act.legal[0], seat=1)]
 
     with caplog.at_level("INFO", logger="arena.referee"):
-        record, _ = table(game, TimeControl(1.0), wrong_seat, strikes=1)
+        record, _ = table(game, PROMPT, wrong_seat, strikes=1)
     later = [d for d in record.decisions if d.seat == 0][1:]
     assert later and all(d.fallback and d.elapsed == 0.0 and d.cpu is None for d in later)
     messages = [r.getMessage() for r in caplog.records if r.name == "arena.referee"]
@@ -260,7 +266,7 @@ def test_an_oversized_info_is_logged_with_its_size(game: Game, table: Table,
         return [Action(act.seq, act.legal[0], info=info)]
 
     with caplog.at_level("INFO", logger="arena.referee"):
-        record, _ = table(game, TimeControl(1.0), big_first)
+        record, _ = table(game, PROMPT, big_first)
     size = 1 + 4 + 3 + INFO_LIMIT  # fixmap, "pad" with its header, str16 header, the text
     assert record.detail["info_dropped"] == [1, 0, 0]
     messages = [r.getMessage() for r in caplog.records if r.name == "arena.referee"]
