@@ -211,7 +211,8 @@ def ladder(store: Store, row: LeagueRow) -> Leaderboard:
                                f"arena league run --db {store.path}")
     from leaderboards.build import build_leaderboard
 
-    info = TournamentInfo(name=row.name, settings=cast(dict[str, Wire], dict(row.template)))
+    shown = {k: v for k, v in row.template.items() if k not in ("format", "candidates", "deals")}
+    info = TournamentInfo(name=row.name, settings=cast(dict[str, Wire], shown))
     return build_leaderboard((rated_game(g.record) for g in games), info)
 
 
