@@ -35,6 +35,7 @@ from arena.league.config import LeagueError, table_config, table_name, table_see
 from arena.league.fit import LeagueFit, fit_games, league_games
 from arena.league.matchmaking import Entrant, League, Ratings, next_table
 from arena.store.db import Store
+from arena.tournament import TournamentError
 from arena.tournament.config import TournamentConfig
 from arena.tournament.executors import Executor
 from arena.tournament.runner import run_tournament
@@ -138,7 +139,11 @@ def _play(
     entries = {v.key: v.entry for v in versions}
     config = table_config(row.template, row.name, table.number,
                           [(key, entries[key]) for key in table.seats], concurrency)
-    result = run_tournament(config, store, executor_for(config), guard=guard)
+    try:
+        result = run_tournament(config, store, executor_for(config), guard=guard)
+    except TournamentError as exc:  # it says how to go on as for a tournament: go on as a league
+        raise LeagueError(f"table {table.number} of league {row.name!r}: " + str(exc).replace(
+            "arena tournament resume", "arena league run")) from None
     summary.games += result.played
     summary.voided += result.voided
     if result.missing:

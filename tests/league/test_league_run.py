@@ -139,3 +139,26 @@ def test_a_league_survives_entrant_changes_and_a_sigkill(tmp_path: Path) -> None
 
 def _rotations(seats: tuple[str, ...]) -> list[tuple[str, ...]]:
     return [seats[i:] + seats[:i] for i in range(len(seats))]
+
+
+BROKEN = CONFIG.replace('[[bots]]\nname = "ismcts"\nbot = "ismcts"\nnodes = 20\n', (
+    '[[bots]]\nname = "broken"\nbot = "python3 -c \'raise SystemExit(1)\'"\ntrusted = true\n'))
+
+
+def test_a_bot_that_cannot_start_stops_the_run_until_it_is_retired(tmp_path: Path) -> None:
+    (tmp_path / "league.toml").write_text(BROKEN)
+    arena(tmp_path, "league", "init", "league.toml", "--db", "l.db")
+    done = subprocess.run([*ARENA, "league", "run", "--db", "l.db", "--tables", "1"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    message = " ".join(done.stderr.split())
+    assert done.returncode == 2
+    assert "error: table 0 of league 'spring': bot 'broken@1' cannot start" in message
+    assert "Nothing was played" in message
+    arena(tmp_path, "league", "retire", "broken", "--db", "l.db")
+    arena(tmp_path, "league", "add", "ismcts", "ismcts", "--nodes", "20", "--db", "l.db")
+    out = arena(tmp_path, "league", "run", "--db", "l.db", "--tables", "1")
+    assert out.splitlines()[0] == "table 1 (placement): greedy@1, ismcts@1, random@1"
+    with Store(tmp_path / "l.db") as store:
+        decided = tables(store, "spring")
+        assert [len(store.games(t.tournament)) for t in decided] == [0, 3], (
+            "the table seating a version retired since is left as it was")
