@@ -162,3 +162,32 @@ def test_a_bot_that_cannot_start_stops_the_run_until_it_is_retired(tmp_path: Pat
         decided = tables(store, "spring")
         assert [len(store.games(t.tournament)) for t in decided] == [0, 3], (
             "the table seating a version retired since is left as it was")
+
+
+def stored_games(db: Path) -> int:
+    try:
+        with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
+            return int(conn.execute("SELECT count(*) FROM games").fetchone()[0])
+    except sqlite3.Error:
+        return 0
+
+
+def test_ctrl_c_stops_the_run_and_the_next_run_makes_every_table_whole(tmp_path: Path) -> None:
+    (tmp_path / "league.toml").write_text(CONFIG)
+    arena(tmp_path, "league", "init", "league.toml", "--db", "l.db")
+    runner = subprocess.Popen([*ARENA, "league", "run", "--db", "l.db", "-j", "1"], cwd=tmp_path,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        assert wait_until(lambda: stored_games(tmp_path / "l.db") >= 4, timeout=120)
+        os.kill(runner.pid, signal.SIGINT)
+        _, stderr = runner.communicate(timeout=60)
+    finally:
+        runner.kill()
+        runner.wait()
+    assert runner.returncode == 130
+    assert "stopped: every stored game is kept" in " ".join(stderr.split())
+    arena(tmp_path, "league", "run", "--db", "l.db", "--tables", "1")
+    with Store(tmp_path / "l.db") as store:
+        decided = tables(store, "spring")
+        assert len(decided) >= 3
+        assert [len(store.games(t.tournament)) for t in decided] == [3] * len(decided)
