@@ -85,7 +85,12 @@ def init_command(
     config: Annotated[Path, typer.Argument(help="The league config (TOML).", show_default=False)],
     db: DbOpt = DEFAULT_DB,
 ) -> None:
-    """Store a new league and its first entrants (version 1 each); nothing is played yet."""
+    """Store a new league and its first entrants (version 1 each); nothing is played yet.
+
+    \b
+    Examples:
+      arena league init league.toml --db league.db
+    """
     with user_errors():
         parsed = load_league_config(config)
     with open_store(db, must_exist=False) as store, user_errors():
@@ -97,7 +102,13 @@ def init_command(
 @league_app.command("add")
 def add_command(name: NameArg, bot: BotArg, db: DbOpt = DEFAULT_DB, league_name: LeagueOpt = None,
                 nodes: NodesOpt = None, trusted: TrustedOpt = False) -> None:
-    """Add a new bot to the league (version 1); it plays its first tables at once."""
+    """Add a new bot to the league (version 1); it plays its first tables at once.
+
+    \b
+    Examples:
+      arena league add alice "python3 alice.py" --db league.db
+      arena league add deep ismcts --nodes 200 --db league.db
+    """
     with _existing(db) as store, user_errors():
         key = add_entrant(store, league(store, league_name),
                           _entry(name, bot, nodes, trusted, "add"))
@@ -109,7 +120,12 @@ def update_command(name: NameArg, bot: BotArg, db: DbOpt = DEFAULT_DB,
                    league_name: LeagueOpt = None, nodes: NodesOpt = None,
                    trusted: TrustedOpt = False) -> None:
     """Submit a new version of a bot: the version before is retired (it keeps its games and its
-    history) and the new one is rated on its own."""
+    history) and the new one is rated on its own.
+
+    \b
+    Examples:
+      arena league update alice "python3 alice2.py" --db league.db
+    """
     with _existing(db) as store, user_errors():
         key = update_entrant(store, league(store, league_name),
                              _entry(name, bot, nodes, trusted, "update"))
@@ -118,7 +134,12 @@ def update_command(name: NameArg, bot: BotArg, db: DbOpt = DEFAULT_DB,
 
 @league_app.command("retire")
 def retire_command(name: NameArg, db: DbOpt = DEFAULT_DB, league_name: LeagueOpt = None) -> None:
-    """Retire a bot's active version: it plays no more tables and keeps its games and history."""
+    """Retire a bot's active version: it plays no more tables and keeps its games and history.
+
+    \b
+    Examples:
+      arena league retire alice --db league.db
+    """
     with _existing(db) as store, user_errors():
         key = retire_entrant(store, league(store, league_name), name)
     say(f"retired {label(key)}")
@@ -134,7 +155,13 @@ def run_command(
                                               help="Stop after this many new tables.")] = None,
 ) -> None:
     """Play the league until stopped (Ctrl-C) or for --tables new tables. A table cut short is
-    completed by the next run before any new one."""
+    completed by the next run before any new one.
+
+    \b
+    Examples:
+      arena league run --db league.db -j 2
+      arena league run --db league.db --tables 10
+    """
     if not db.exists():
         raise fail(f"{db}: no results database here (give --db PATH)")
 
@@ -161,7 +188,12 @@ def run_command(
 
 @league_app.command("status")
 def status_command(db: DbOpt = DEFAULT_DB, league_name: LeagueOpt = None) -> None:
-    """The league's tables and games, and every version with its tables and latest rating."""
+    """The league's tables and games, and every version with its tables and latest rating.
+
+    \b
+    Examples:
+      arena league status --db league.db
+    """
     with _existing(db) as store, user_errors():
         row = league(store, league_name)
         versions = entrants(store, row.name)
@@ -192,7 +224,13 @@ def ladder_command(
     ] = BoardFormat.TABLE,
 ) -> None:
     """The leaderboard of every version that has played (each version is rated on its own, as
-    bot@version), built like `arena leaderboard`'s."""
+    bot@version), built like `arena leaderboard`'s.
+
+    \b
+    Examples:
+      arena league ladder --db league.db
+      arena league ladder --db league.db --format md > ladder.md
+    """
     with _existing(db) as store, user_errors():
         board = private_board(ladder(store, league(store, league_name)), include_commands=False)
     if output is BoardFormat.TABLE:
@@ -218,7 +256,12 @@ def ladder(store: Store, row: LeagueRow) -> Leaderboard:
 
 @league_app.command("history")
 def history_command(name: NameArg, db: DbOpt = DEFAULT_DB, league_name: LeagueOpt = None) -> None:
-    """The rating of each version of a bot after every fit (a ? marks a provisional rating)."""
+    """The rating of each version of a bot after every fit (a ? marks a provisional rating).
+
+    \b
+    Examples:
+      arena league history alice --db league.db
+    """
     with _existing(db) as store, user_errors():
         row = league(store, league_name)
         versions = [v for v in entrants(store, row.name) if v.bot == name]
