@@ -65,6 +65,7 @@ def load_league_config(path: Path) -> LeagueConfig:
                               "tables one at a time)")
     policy = read_policy(raw.pop("matchmaking", {}), str(path))
     template = parse_config(raw, source=str(path), base=path.resolve().parent)
+    template.match_config()  # the game accepts the setup
     for entry in template.bots:
         check_bot_name(entry.name)
         if entry.remote:

@@ -11,8 +11,9 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli.app import app
+from arena.errors import ArenaError
 from arena.league.book import TableRow, entrants, league, tables
-from arena.league.config import LeagueError, load_league_config, table_config, unlabel
+from arena.league.config import load_league_config, table_config, unlabel
 from arena.league.run import league_state
 from arena.store.db import BotRow, Placement, Store
 from arena.store.migrations import MIGRATIONS
@@ -155,12 +156,13 @@ def test_retiring_twice_and_running_short_of_bots_are_refused(db: Path) -> None:
         ('[matchmaking]\ntop = "five"', "matchmaking.top: expected a whole number"),
         ("[matchmaking]\nprior_sd = -1.0", "matchmaking.prior_sd: expected a number of at least 0"),
         ('matchmaking = 3', "matchmaking: expected a table, got 3"),
+        ('knobs = { no_such_knob = 1 }', "no_such_knob"),
     ],
 )
 def test_bad_configs_are_refused_naming_the_key(tmp_path: Path, extra: str, message: str) -> None:
     config = tmp_path / "league.toml"
     config.write_text(CONFIG.format(extra=extra))
-    with pytest.raises(LeagueError) as caught:
+    with pytest.raises(ArenaError) as caught:
         load_league_config(config)
     assert message in str(caught.value)
     code, out = arena("league", "init", str(config), "--db", str(tmp_path / "x.db"))
