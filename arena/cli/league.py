@@ -24,7 +24,7 @@ from arena.league.book import (
     update_entrant,
 )
 from arena.league.config import LeagueError, label, load_league_config
-from arena.league.fit import PROVISIONAL_SD, league_games
+from arena.league.fit import PROVISIONAL_SD, league_games, league_outcomes
 from arena.league.run import play_league
 from arena.rating_input import rated_game
 from arena.site.build import private_board
@@ -198,7 +198,7 @@ def status_command(db: DbOpt = DEFAULT_DB, league_name: LeagueOpt = None) -> Non
         row = league(store, league_name)
         versions = entrants(store, row.name)
         decided = tables(store, row.name)
-        games = league_games(store, decided)
+        games = league_outcomes(store, row.name)
         latest = _latest(store, row)
         whole = sum(len(store.stored_ids(t.tournament)) >= len(t.seats) for t in decided)
     say(f"league {row.name}: {row.template['game']}, {row.table_size} seats, "

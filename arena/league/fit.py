@@ -46,18 +46,39 @@ def league_games(store: Store, tables: Sequence[TableRow]) -> list[StoredGame]:
     return [game for table in tables for game in store.games(table.tournament)]
 
 
-def fit_games(games: Sequence[StoredGame], table_size: int) -> LeagueFit | None:
+Outcome = tuple[tuple[str, ...], tuple[int, ...]]
+"""A game as the fit reads it: the bot in each seat and its place."""
+
+
+def league_outcomes(store: Store, league_name: str) -> list[Outcome]:
+    """Every stored game of the league's tables as seats and places, read from the per-seat rows
+    alone (not the whole records), in a stable order. Void attempts are never among them."""
+    outcomes: list[Outcome] = []
+    last: tuple[str, str] | None = None
+    for tournament, game, bot, rank in store.rows(
+        "SELECT s.tournament, s.game, s.bot, s.rank FROM game_seats s JOIN league_tables t "
+        "ON t.tournament = s.tournament WHERE t.league = ? ORDER BY t.number, s.game, s.seat",
+        (league_name,),
+    ):
+        if (tournament, game) != last:
+            outcomes.append(((), ()))
+            last = (tournament, game)
+        bots, ranks = outcomes[-1]
+        outcomes[-1] = ((*bots, bot), (*ranks, int(rank)))
+    return outcomes
+
+
+def fit_games(games: Sequence[Outcome], table_size: int) -> LeagueFit | None:
     """The exact fit to ``games`` (``None`` without any)."""
     if not games:
         return None
-    keys = sorted({unlabel(bot) for game in games for bot in game.record.bots})
+    keys = sorted({unlabel(bot) for bots, _ in games for bot in bots})
     items = {label(key): i for i, key in enumerate(keys)}
     finishes = [
-        Finish(tuple(items[b] for b in game.record.bots), game.record.ranks,
-               0 if len(game.record.bots) == table_size else -1)
-        for game in games
+        Finish(tuple(items[b] for b in bots), ranks, 0 if len(bots) == table_size else -1)
+        for bots, ranks in games
     ]
     model = PlackettLuceModel(len(keys), finishes, [table_size])
     fit = model.fit(prior_sd=PRIOR_SD)
-    counts = Counter(unlabel(bot) for game in games for bot in game.record.bots)
+    counts = Counter(unlabel(bot) for bots, _ in games for bot in bots)
     return LeagueFit(laplace_ratings(model, fit, PRIOR_SD, keys), {k: counts[k] for k in keys})

@@ -32,7 +32,7 @@ from arena.league.book import (
     tables,
 )
 from arena.league.config import LeagueError, table_config, table_name, table_seed
-from arena.league.fit import LeagueFit, fit_games, league_games
+from arena.league.fit import LeagueFit, fit_games, league_outcomes
 from arena.league.matchmaking import Entrant, League, Ratings, next_table
 from arena.store.db import Store
 from arena.tournament import TournamentError
@@ -123,7 +123,7 @@ def play_league(
 def refit(store: Store, row: LeagueRow, decided: list[TableRow],
           guard: Callable[[], None]) -> LeagueFit | None:
     """The exact fit to every stored game, stored in the history under the table count (once)."""
-    fit = fit_games(league_games(store, decided), row.table_size)
+    fit = fit_games(league_outcomes(store, row.name), row.table_size)
     if fit is not None:
         guard()
         add_ratings(store, row.name, fit.rows(len(decided)))

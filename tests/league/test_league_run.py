@@ -18,7 +18,7 @@ from polling import wait_until
 
 from arena.league.book import entrants, league, ratings_history, tables
 from arena.league.config import label
-from arena.league.fit import fit_games, league_games
+from arena.league.fit import fit_games, league_games, league_outcomes
 from arena.store.db import Store
 
 pytestmark = pytest.mark.slow
@@ -118,9 +118,11 @@ def test_a_league_survives_entrant_changes_and_a_sigkill(tmp_path: Path) -> None
         for table in decided[changed_at:]:
             assert ("greedy", 1) not in table.seats and ("random", 1) not in table.seats
         assert ("greedy", 2) in {k for t in decided[changed_at:] for k in t.seats}
-        fit = fit_games(games, row.table_size)
+        outcomes = league_outcomes(store, "spring")
+        assert sorted(outcomes) == sorted((g.record.bots, g.record.ranks) for g in games)
+        fit = fit_games([(g.record.bots, g.record.ranks) for g in games], row.table_size)
         assert fit is not None
-        assert sum(fit.games.values()) == 3 * len(games) == 9 * len(decided), "no void is rated"
+        assert sum(fit.games.values()) == 3 * len(outcomes) == 9 * len(decided), "no void is rated"
         latest = [r for r in ratings_history(store, "spring") if r.tables == len(decided)]
         assert [(r.bot, r.version, r.games) for r in latest] == [
             (r.bot, r.version, r.games) for r in fit.rows(len(decided))]
