@@ -17,6 +17,7 @@ from arena.cli.gamekit import game_app
 from arena.cli.games import show_command
 from arena.cli.headtohead import head_to_head_command
 from arena.cli.leaderboard import leaderboard_command, publish_command
+from arena.cli.league import league_app
 from arena.cli.play import play_command
 from arena.cli.results import games_app, replay_command
 from arena.cli.serve import serve_command
@@ -66,6 +67,7 @@ app.add_typer(games_app, name="games")
 app.add_typer(game_app, name="game")
 app.command("replay")(replay_command)
 app.add_typer(tournament_app, name="tournament")
+app.add_typer(league_app, name="league")
 app.command("leaderboard")(leaderboard_command)
 app.command("publish")(publish_command)
 app.command("serve")(serve_command)

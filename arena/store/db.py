@@ -546,6 +546,21 @@ class Store:
     def _transaction(self) -> Store._Tx:
         return Store._Tx(self)
 
+    # -- tables kept by other modules (the league's) ----------------------------------------
+
+    def write(self) -> Store._Tx:
+        """One write transaction for a module keeping its own tables: the statements it runs
+        with :meth:`execute` inside commit together, or none of them does."""
+        return Store._Tx(self)
+
+    def execute(self, sql: str, args: Sequence[Any] = ()) -> None:
+        """Run one statement (inside :meth:`write`)."""
+        self._db.execute(sql, args)
+
+    def rows(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
+        """Every row of a query; a damaged file is a :class:`StoreError`."""
+        return self._rows(sql, args)
+
 
 def _create_private(path: Path) -> None:
     """Create a missing database file readable and writable by its owner alone (SQLite gives its

@@ -144,7 +144,55 @@ def _v5_voided(db: sqlite3.Connection) -> None:
     )
 
 
+def _v6_leagues(db: sqlite3.Connection) -> None:
+    """Leagues (their config), their entrants (each version of a bot, with its entry and when it
+    arrived and retired), their tables (each a tournament of one duplicate block, its seats decided
+    before it is played) and the rating of every version after each fit."""
+    db.execute(
+        """CREATE TABLE leagues (
+            name TEXT PRIMARY KEY,
+            config TEXT NOT NULL,
+            created REAL NOT NULL
+        )"""
+    )
+    db.execute(
+        """CREATE TABLE league_entrants (
+            league TEXT NOT NULL REFERENCES leagues(name),
+            bot TEXT NOT NULL,
+            version INTEGER NOT NULL,
+            entry TEXT NOT NULL,
+            arrived INTEGER NOT NULL,
+            added REAL NOT NULL,
+            retired REAL,
+            PRIMARY KEY (league, bot, version)
+        )"""
+    )
+    db.execute(
+        """CREATE TABLE league_tables (
+            league TEXT NOT NULL REFERENCES leagues(name),
+            number INTEGER NOT NULL,
+            tournament TEXT NOT NULL,
+            seats TEXT NOT NULL,
+            reason TEXT NOT NULL,
+            created REAL NOT NULL,
+            PRIMARY KEY (league, number)
+        )"""
+    )
+    db.execute(
+        """CREATE TABLE league_ratings (
+            league TEXT NOT NULL REFERENCES leagues(name),
+            tables INTEGER NOT NULL,
+            bot TEXT NOT NULL,
+            version INTEGER NOT NULL,
+            elo REAL NOT NULL,
+            sd REAL NOT NULL,
+            games INTEGER NOT NULL,
+            PRIMARY KEY (league, tables, bot, version)
+        )"""
+    )
+
+
 MIGRATIONS: tuple[Migration, ...] = (
-    _v1_tables, _v2_seats, _v3_builds, _v4_deal_secrets, _v5_voided
+    _v1_tables, _v2_seats, _v3_builds, _v4_deal_secrets, _v5_voided, _v6_leagues
 )
 """Every migration in order; ``len(MIGRATIONS)`` is the current schema version."""

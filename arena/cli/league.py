@@ -1,0 +1,290 @@
+"""``arena league``: create a continuous league, manage its entrants, run it, read its ladder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, cast
+
+import typer
+from rich.table import Table
+
+from arena.cli.common import console, fail, inert, say, user_errors
+from arena.cli.leaderboard import BoardFormat
+from arena.cli.results import DEFAULT_DB, DbOpt, open_store
+from arena.cli.tournament import _executor, _require_sandbox, _runner_lock
+from arena.league.book import (
+    LeagueRow,
+    add_entrant,
+    create_league,
+    entrants,
+    league,
+    ratings_history,
+    retire_entrant,
+    tables,
+    update_entrant,
+)
+from arena.league.config import LeagueError, label, load_league_config
+from arena.league.fit import PROVISIONAL_SD, league_games, league_outcomes
+from arena.league.run import play_league
+from arena.rating_input import rated_game
+from arena.site.build import private_board
+from arena.store.db import Store
+from arena.tournament import TournamentError
+from arena.tournament.config import BotEntry, TournamentConfig
+from arena.tournament.executors import Executor
+from arena.tournament.late import late_entry
+from arena.tournament.scratch import runner_scratch
+from engine.core import Wire
+from leaderboards.errors import LeaderboardError
+from leaderboards.model import Leaderboard, TournamentInfo
+from leaderboards.render_json import render_json
+from leaderboards.render_html import render_html
+from leaderboards.render_markdown import render_markdown
+from leaderboards.render_table import render_table
+
+league_app = typer.Typer(
+    help="A continuous league: entrants and new versions come and go, and `arena league run` "
+    "chooses and plays one duplicate table at a time.\n\n"
+    "\b\nExamples:\n"
+    "  arena league init league.toml --db league.db\n"
+    "  arena league run --db league.db -j 2\n"
+    "  arena league ladder --db league.db",
+    no_args_is_help=True,
+)
+
+LeagueOpt = Annotated[
+    str | None, typer.Option("--league", "-l", help="The league (default: the only one stored).")
+]
+NameArg = Annotated[str, typer.Argument(help="The bot's name in the league.", show_default=False)]
+BotArg = Annotated[
+    str,
+    typer.Argument(help="A built-in bot's name, a command line (run in the current folder) or a "
+                   "manifest file.", show_default=False),
+]
+NodesOpt = Annotated[int | None, typer.Option("--nodes", help="A node budget, given as ARENA_NODES.")]
+TrustedOpt = Annotated[
+    bool, typer.Option("--trusted", help="The organiser's own bot: it may run unsandboxed.")
+]
+
+
+def _existing(db: Path) -> Store:
+    if not db.exists():
+        raise fail(f"{db}: no results database here (give --db PATH)")
+    return open_store(db)
+
+
+def _entry(name: str, bot: str, nodes: int | None, trusted: bool, command: str) -> BotEntry:
+    try:
+        return late_entry(bot, name, nodes, trusted, Path.cwd())
+    except TournamentError as exc:
+        raise LeagueError(f"league {command}: {str(exc).removeprefix('add-bot: ')}") from None
+
+
+@league_app.command("init")
+def init_command(
+    config: Annotated[Path, typer.Argument(help="The league config (TOML).", show_default=False)],
+    db: DbOpt = DEFAULT_DB,
+) -> None:
+    """Store a new league and its first entrants (version 1 each); nothing is played yet.
+
+    \b
+    Examples:
+      arena league init league.toml --db league.db
+    """
+    with user_errors():
+        parsed = load_league_config(config)
+    with open_store(db, must_exist=False) as store, user_errors():
+        create_league(store, parsed)
+    say(f"league {parsed.name} created in {db} with {len(parsed.template.bots)} bots; "
+        f"play it with: arena league run --db {db}")
+
+
+@league_app.command("add")
+def add_command(name: NameArg, bot: BotArg, db: DbOpt = DEFAULT_DB, league_name: LeagueOpt = None,
+                nodes: NodesOpt = None, trusted: TrustedOpt = False) -> None:
+    """Add a new bot to the league (version 1); it plays its first tables at once.
+
+    \b
+    Examples:
+      arena league add alice "python3 alice.py" --db league.db
+      arena league add deep ismcts --nodes 200 --db league.db
+    """
+    with _existing(db) as store, user_errors():
+        key = add_entrant(store, league(store, league_name),
+                          _entry(name, bot, nodes, trusted, "add"))
+    say(f"added {label(key)}")
+
+
+@league_app.command("update")
+def update_command(name: NameArg, bot: BotArg, db: DbOpt = DEFAULT_DB,
+                   league_name: LeagueOpt = None, nodes: NodesOpt = None,
+                   trusted: TrustedOpt = False) -> None:
+    """Submit a new version of a bot: the version before is retired (it keeps its games and its
+    history) and the new one is rated on its own.
+
+    \b
+    Examples:
+      arena league update alice "python3 alice2.py" --db league.db
+    """
+    with _existing(db) as store, user_errors():
+        key = update_entrant(store, league(store, league_name),
+                             _entry(name, bot, nodes, trusted, "update"))
+    say(f"added {label(key)}" + (f"; {label((key[0], key[1] - 1))} retired"))
+
+
+@league_app.command("retire")
+def retire_command(name: NameArg, db: DbOpt = DEFAULT_DB, league_name: LeagueOpt = None) -> None:
+    """Retire a bot's active version: it plays no more tables and keeps its games and history.
+
+    \b
+    Examples:
+      arena league retire alice --db league.db
+    """
+    with _existing(db) as store, user_errors():
+        key = retire_entrant(store, league(store, league_name), name)
+    say(f"retired {label(key)}")
+
+
+@league_app.command("run")
+def run_command(
+    db: DbOpt = DEFAULT_DB,
+    league_name: LeagueOpt = None,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=0,
+                                      help="Games of a table in parallel; 0: from the cores.")] = 0,
+    count: Annotated[int | None, typer.Option("--tables", min=1,
+                                              help="Stop after this many new tables.")] = None,
+) -> None:
+    """Play the league until stopped (Ctrl-C) or for --tables new tables. A table cut short is
+    completed by the next run before any new one.
+
+    \b
+    Examples:
+      arena league run --db league.db -j 2
+      arena league run --db league.db --tables 10
+    """
+    if not db.exists():
+        raise fail(f"{db}: no results database here (give --db PATH)")
+
+    def executor_for(config: TournamentConfig) -> Executor:
+        _require_sandbox(config)
+        return _executor(config, None)
+
+    with _runner_lock(db) as lock, open_store(db) as store:
+        with user_errors():
+            row = league(store, league_name)
+        try:
+            with user_errors(), runner_scratch():
+                summary = play_league(store, row, executor_for, concurrency=jobs, limit=count,
+                                      guard=lock.check, say=say)
+        except KeyboardInterrupt:
+            say(f"stopped: every stored game is kept; a table cut short is completed by: "
+                f"arena league run --db {db}", err=True)
+            raise typer.Exit(130) from None
+    say(f"played {summary.tables} new tables" +
+        (f" and completed {summary.completed}" if summary.completed else "") +
+        f": {summary.games} games stored" +
+        (f", {summary.voided} void by a host fault and played again" if summary.voided else ""))
+
+
+@league_app.command("status")
+def status_command(db: DbOpt = DEFAULT_DB, league_name: LeagueOpt = None) -> None:
+    """The league's tables and games, and every version with its tables and latest rating.
+
+    \b
+    Examples:
+      arena league status --db league.db
+    """
+    with _existing(db) as store, user_errors():
+        row = league(store, league_name)
+        versions = entrants(store, row.name)
+        decided = tables(store, row.name)
+        games = league_outcomes(store, row.name)
+        latest = _latest(store, row)
+        whole = sum(len(store.stored_ids(t.tournament)) >= len(t.seats) for t in decided)
+    say(f"league {row.name}: {row.template['game']}, {row.table_size} seats, "
+        f"{row.template['time_control']}; {len(decided)} tables ({whole} whole), "
+        f"{len(games)} games")
+    table = Table("bot", "version", "state", "tables", "Elo", "±", title=None)
+    played = {key: sum(key in t.seats for t in decided) for key in (v.key for v in versions)}
+    for v in versions:
+        rating = latest.get(v.key)
+        table.add_row(inert(v.bot), str(v.version), "active" if v.active else "retired",
+                      str(played[v.key]),
+                      "" if rating is None else f"{rating[0]:.0f}",
+                      "" if rating is None else _error(rating[1]))
+    console.print(table)
+
+
+@league_app.command("ladder")
+def ladder_command(
+    db: DbOpt = DEFAULT_DB,
+    league_name: LeagueOpt = None,
+    output: Annotated[
+        BoardFormat, typer.Option("--format", "-f", help="table, md (Markdown), json or html.")
+    ] = BoardFormat.TABLE,
+) -> None:
+    """The leaderboard of every version that has played (each version is rated on its own, as
+    bot@version), built like `arena leaderboard`'s.
+
+    \b
+    Examples:
+      arena league ladder --db league.db
+      arena league ladder --db league.db --format md > ladder.md
+    """
+    with _existing(db) as store, user_errors():
+        board = private_board(ladder(store, league(store, league_name)), include_commands=False)
+    if output is BoardFormat.TABLE:
+        console.print(render_table(board))
+        return
+    render = {BoardFormat.MD: render_markdown, BoardFormat.JSON: render_json,
+              BoardFormat.HTML: render_html}
+    print(render[output](board), end="")
+
+
+def ladder(store: Store, row: LeagueRow) -> Leaderboard:
+    """The leaderboard of every stored game of the league; :class:`LeaderboardError` before any."""
+    games = league_games(store, tables(store, row.name))
+    if not games:
+        raise LeaderboardError(f"league {row.name!r} has no stored games yet; play some with: "
+                               f"arena league run --db {store.path}")
+    from leaderboards.build import build_leaderboard
+
+    shown = {k: v for k, v in row.template.items() if k not in ("format", "candidates", "deals")}
+    info = TournamentInfo(name=row.name, settings=cast(dict[str, Wire], shown))
+    return build_leaderboard((rated_game(g.record) for g in games), info)
+
+
+@league_app.command("history")
+def history_command(name: NameArg, db: DbOpt = DEFAULT_DB, league_name: LeagueOpt = None) -> None:
+    """The rating of each version of a bot after every fit (a ? marks a provisional rating).
+
+    \b
+    Examples:
+      arena league history alice --db league.db
+    """
+    with _existing(db) as store, user_errors():
+        row = league(store, league_name)
+        versions = [v for v in entrants(store, row.name) if v.bot == name]
+        if not versions:
+            raise LeagueError(f"league {row.name!r} has no bot {name!r}")
+        history = ratings_history(store, row.name, name)
+    table = Table("version", "after table", "games", "Elo", "±")
+    for r in history:
+        table.add_row(str(r.version), str(r.tables), str(r.games), f"{r.elo:.0f}", _error(r.sd))
+    for v in versions:
+        say(f"{label(v.key)}: arrived after table {v.arrived}, "
+            + ("active" if v.active else "retired"))
+    if history:
+        console.print(table)
+    else:
+        say("no rating yet: it has not played")
+
+
+def _latest(store: Store, row: LeagueRow) -> dict[tuple[str, int], tuple[float, float]]:
+    """Each version's latest rating and standard error."""
+    return {(r.bot, r.version): (r.elo, r.sd) for r in ratings_history(store, row.name)}
+
+
+def _error(sd: float) -> str:
+    """A 95% half-interval, with ``?`` when the rating is provisional."""
+    return f"{1.96 * sd:.0f}" + ("?" if sd > PROVISIONAL_SD else "")
