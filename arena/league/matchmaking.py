@@ -36,7 +36,6 @@ from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy.special import ndtr
 
 from arena.errors import ArenaError
 from leaderboards.scale import ELO_MEAN, ELO_PER_THETA
@@ -343,7 +342,7 @@ class _State:
         for a, b in pairs:
             spread = max(self.cov[a, a] + self.cov[b, b] - 2 * self.cov[a, b], _SMALLEST_VARIANCE)
             z = abs(self.mean[a] - self.mean[b]) / math.sqrt(spread)
-            w = policy.top_weight * 2.0 * float(ndtr(-z / policy.sure_z)) / spread
+            w = policy.top_weight * math.erfc(z / policy.sure_z / math.sqrt(2.0)) / spread
             weights[a, a] += w
             weights[b, b] += w
             weights[a, b] -= w
