@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import numpy as np
 from gymnasium import spaces
@@ -12,7 +13,7 @@ from engine.core import Game, MatchConfig, Result, State
 from engine.encoding import Encoder
 
 #: The two entries of every observation: the encoded view and the legal actions.
-Observation = dict[str, NDArray[np.float32] | NDArray[np.int8]]
+Observation = dict[str, NDArray[Any]]
 
 
 def observation_space(encoder: Encoder, actions: int) -> spaces.Dict:
