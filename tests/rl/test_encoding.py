@@ -1,0 +1,93 @@
+"""Encoders: the generic layout's known answers, fixed sizes, determinism, and the leak audit on
+the vectors (states that differ only in what a seat cannot see encode the same for that seat)."""
+
+from __future__ import annotations
+
+import random
+
+import msgpack
+import pytest
+
+from arena.gamekit.setups import Setup, random_decision
+from engine.encoding import GenericEncoder, sample_observations
+from engine.registry import games
+from game_setups import every_setup
+
+
+def test_the_generic_layout_of_known_samples() -> None:
+    encoder = GenericEncoder([{"n": 1, "b": None, "s": "x", "l": [1, 2]}, {"n": 2, "b": 3, "s": "y", "l": []}])
+    assert [(f.name, f.length) for f in encoder.fields()] == [
+        ("b?null", 1), ("b", 1), ("l.length", 1), ("l[0]", 1), ("l[1]", 1), ("n", 1), ("s", 2),
+    ]
+    assert encoder.size == 8
+    assert encoder.encode({"n": 5, "b": None, "s": "y", "l": [7]}) == [1, 0, 1, 7, 0, 5, 0, 1]
+    # A string never sampled is all zeros; a key never sampled is left out; True is 1.
+    assert encoder.encode({"n": True, "b": 4, "s": "z", "l": [], "new": 9}) == [0, 4, 0, 0, 0, 1, 0, 0]
+
+
+def test_a_long_list_keeps_its_last_items() -> None:
+    encoder = GenericEncoder([{"h": list(range(40))}])
+    vector = encoder.encode({"h": list(range(40))})
+    assert vector[0] == 40 and vector[1:] == [float(i) for i in range(24, 40)]
+
+
+def representative() -> list[Setup]:
+    """The fewest players of each game's first variant, and the most of its last."""
+    chosen = []
+    for setup in every_setup():
+        game, config = setup.game, setup.config
+        if (config.variant, config.players) in {
+            (game.variants[0].name, game.min_players),
+            (game.variants[-1].name, game.max_players),
+        }:
+            chosen.append(setup)
+    return chosen
+
+
+def check_vectors(setup: Setup, seed: int) -> None:
+    """Along a random playout of ``seed``, every seat's vector has the encoder's size, and a state
+    resampled in what the seat cannot see (``determinize``, or ``sample_state`` from its observation
+    after a msgpack round trip) gives it the same vector."""
+    game, config = setup.game, setup.config
+    encoder = game.encoder(config)
+    assert sum(f.length for f in encoder.fields()) == encoder.size
+    state = game.start(config, seed)
+    rng = random.Random(seed)
+    audits = 0
+    while True:
+        if rng.random() < 0.15 or state.is_over():
+            audits += 1
+            for seat in range(config.players):
+                vector = encoder.encode(state.observation(seat))
+                assert len(vector) == encoder.size
+                other = state.determinize(seat, random.Random(rng.getrandbits(32)))
+                assert encoder.encode(other.observation(seat)) == vector, f"{setup.id} seat {seat}"
+                wire = msgpack.unpackb(msgpack.packb(state.observation(seat)), raw=False)
+                sample = game.sample_state(config, seat, wire, random.Random(rng.getrandbits(32)))
+                assert encoder.encode(sample.observation(seat)) == vector, f"{setup.id} seat {seat}"
+        if state.is_over():
+            break
+        state.apply(*random_decision(state, rng))
+    assert audits > 1
+
+
+@pytest.mark.parametrize("setup", representative(), ids=lambda s: s.id)
+def test_vectors_hide_what_a_seat_cannot_see(setup: Setup) -> None:
+    check_vectors(setup, seed=11)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("setup", every_setup(), ids=lambda s: s.id)
+def test_vectors_hide_what_a_seat_cannot_see_in_every_setup(setup: Setup) -> None:
+    for seed in (3, 4, 5):
+        check_vectors(setup, seed)
+
+
+@pytest.mark.parametrize("name", sorted(games()))
+def test_a_configuration_always_gets_the_same_layout(name: str) -> None:
+    game = games()[name]
+    config = game.configure(game.min_players)
+    first, second = (GenericEncoder(sample_observations(game, config)) for _ in range(2))
+    assert first.fields() == second.fields()
+    observation = game.start(config, 77).observation(0)
+    assert first.encode(observation) == second.encode(observation)
