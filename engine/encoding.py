@@ -74,6 +74,8 @@ class _Shape:
     longest: int = 0
     keys: dict[str, _Shape] | None = None
     width: int = 0
+    slot_of: dict[str, int] = field(default_factory=dict)
+    order: tuple[tuple[str, _Shape], ...] = ()
 
     def learn(self, value: Wire) -> None:
         """Widen this shape to hold ``value``."""
@@ -115,32 +117,30 @@ class _Shape:
             out.append(1.0 if value is None else 0.0)
         if self.number:
             out.append(float(value) if isinstance(value, bool | int | float) else 0.0)
-        if self.strings:
-            out.extend(1.0 if isinstance(value, str) and value == s else 0.0 for s in sorted(self.strings))
+        if self.slot_of:
+            one_hot = [0.0] * len(self.slot_of)
+            if isinstance(value, str) and value in self.slot_of:
+                one_hot[self.slot_of[value]] = 1.0
+            out.extend(one_hot)
         if self.items is not None:
             items = value[-self.longest :] if isinstance(value, list) and self.longest else []
             out.append(float(len(value)) if isinstance(value, list) else 0.0)
-            for i in range(self.longest):
-                if i < len(items):
-                    self.items.write(items[i], out)
-                else:
-                    self.items.blank(out)
-        for key in sorted(self.keys or {}):
-            assert self.keys is not None
+            for item in items:
+                self.items.write(item, out)
+            out.extend([0.0] * (self.items.width * (self.longest - len(items))))
+        for key, shape in self.order:
             if isinstance(value, dict) and key in value:
-                self.keys[key].write(value[key], out)
+                shape.write(value[key], out)
             else:
-                self.keys[key].blank(out)
-
-    def blank(self, out: list[float]) -> None:
-        """Append zeros for every slot of this shape (an absent item or key)."""
-        out.extend([0.0] * self.width)
+                out.extend([0.0] * shape.width)
 
     def settle(self) -> int:
         """Fix :attr:`width` (the slot count) here and below, once learning is done; the width."""
         for shape in [*(self.keys or {}).values(), *([self.items] if self.items else [])]:
             shape.settle()
         self.width = sum(f.length for f in self.fields(""))
+        self.slot_of = {string: i for i, string in enumerate(sorted(self.strings))}
+        self.order = tuple(sorted((self.keys or {}).items()))
         return self.width
 
 
