@@ -10,7 +10,7 @@ import pytest
 
 from arena.gamekit.setups import Setup, random_decision
 from engine.encoding import GenericEncoder, sample_observations
-from engine.registry import games
+from engine.registry import games, get_game
 from game_setups import every_setup
 
 
@@ -91,3 +91,23 @@ def test_a_configuration_always_gets_the_same_layout(name: str) -> None:
     assert first.fields() == second.fields()
     observation = game.start(config, 77).observation(0)
     assert first.encode(observation) == second.encode(observation)
+
+
+def test_liars_dice_encodes_from_the_seat_s_own_place() -> None:
+    game = get_game("liars_dice")
+    config = game.configure(3, "wild-ones")
+    encoder = game.encoder(config)
+    state = game.start(config, 1)
+    state.apply(0, state.legal_actions(0)[3])  # seat 0 bids one 5
+    observation = state.observation(1)
+    assert observation["dice"] == [3, 3, 4, 4, 4] and observation["bid"] == [1, 5]
+    assert encoder.size == 24 == sum(f.length for f in encoder.fields())
+    assert encoder.encode(observation) == [
+        0, 0, 2, 3, 0, 0,  # my faces
+        5,  # my dice
+        5, 5, 5,  # dice left, from seat 1 on
+        15,  # in play
+        1, 0, 0, 0, 0, 1, 0,  # bid: one 5
+        0, 0, 1,  # by seat 0, two places on from seat 1
+        1, 1, 1,  # one bid this round, round 1, ones wild
+    ]
