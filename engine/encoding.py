@@ -23,7 +23,7 @@ A game overrides :meth:`~engine.core.Game.encoder` to give a hand-written layout
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -190,3 +190,45 @@ def sample_observations(game: Game, config: MatchConfig) -> Iterator[WireMap]:
             seat = rng.choice(state.to_move())
             state.apply(seat, rng.choice(state.legal_actions(seat)))
             decisions += 1
+
+
+class Builder:
+    """Collects a hand-written encoder's fields in order, their values and their docs."""
+
+    def __init__(self) -> None:
+        self.values: list[float] = []
+        self.fields: list[Field] = []
+
+    def numbers(self, name: str, values: Iterable[float], doc: str) -> None:
+        """A run of numbers (booleans as 0/1)."""
+        run = [float(v) for v in values]
+        self.values.extend(run)
+        self.fields.append(Field(name, len(run), doc))
+
+    def one_hot(self, name: str, choices: Sequence[object], value: object, doc: str) -> None:
+        """A one-hot over ``choices``; all 0 when ``value`` is none of them."""
+        self.numbers(name, (value == choice for choice in choices), f"{doc}; one-hot: {', '.join(map(str, choices))}")
+
+
+class BuiltEncoder(Encoder):
+    """A hand-written encoder: :meth:`build` lays an observation out with a :class:`Builder`, always
+    the same fields in the same order; the layout is read off ``sample``, an observation of the
+    configuration."""
+
+    def __init__(self, sample: WireMap) -> None:
+        built = Builder()
+        self.build(sample, built)
+        self._fields = built.fields
+        self.size = len(built.values)
+
+    def build(self, observation: WireMap, out: Builder) -> None:
+        """Lay ``observation`` out into ``out``."""
+        raise NotImplementedError
+
+    def encode(self, observation: WireMap) -> list[float]:
+        built = Builder()
+        self.build(observation, built)
+        return built.values
+
+    def fields(self) -> list[Field]:
+        return list(self._fields)

@@ -103,3 +103,21 @@ def test_liars_dice_encodes_from_the_seat_s_own_place() -> None:
         0, 0, 1,  # by seat 0, two places on from seat 1
         1, 1, 1,  # one bid this round, round 1, ones wild
     ]
+
+
+def test_wongar_encodes_the_board_from_the_seat_s_own_place() -> None:
+    game = get_game("wongar")
+    config = game.configure(4, "initiated")
+    encoder = game.encoder(config)
+    observation = game.start(config, 3).observation(2)
+    vector = encoder.encode(observation)
+    assert len(vector) == encoder.size == sum(f.length for f in encoder.fields())
+    start = 0
+    for f in encoder.fields():
+        if f.name == "pieces[0]":
+            break
+        start += f.length
+    territory = observation["pieces"][0]
+    assert vector[start : start + 12] == [float(k) for s in (2, 3, 0, 1) for k in territory[s]]
+    names = [f.name for f in encoder.fields()]
+    assert names[:2] == ["pieces[0]", "pieces[1]"] and names[-1] == "pending.mode"
