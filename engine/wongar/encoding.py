@@ -13,10 +13,11 @@ and the decision waited for (``pending``: its name, the seat, and each of its de
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
-from engine.core import MatchConfig, WireMap
+from engine.core import MatchConfig, Wire, WireMap
 from engine.encoding import Builder, BuiltEncoder
+from engine.wire import as_int, as_list, as_map, counts_by_name
 
 from .board import TERRITORIES
 from .cards import KIND_NAMES, RITUAL_CARD_NAMES, TERRITORY_CARD_NAMES
@@ -32,84 +33,62 @@ class WongarEncoder(BuiltEncoder):
 
     def build(self, observation: WireMap, out: Builder) -> None:
         o = observation
-        n, me = self.players, _int(o["seat"])
+        n, me = self.players, as_int(o["seat"])
         seats = [(me + j) % n for j in range(n)]
-        names = [str(t) for t in _list(o["territories"])]
-        pieces, supply = _list(o["pieces"]), _list(o["supply"])
+        names = [str(t) for t in as_list(o["territories"])]
+        pieces, supply = as_list(o["pieces"]), as_list(o["supply"])
         for t in range(TERRITORIES):
-            here = _list(pieces[t])
-            out.numbers(f"pieces[{t}]", (_int(k) for s in seats for k in _list(here[s])),
+            here = as_list(pieces[t])
+            out.numbers(f"pieces[{t}]", (as_int(k) for s in seats for k in as_list(here[s])),
                         "pieces on territory t: by seat from this one on, [discs, cubes, cylinders] each")
-        out.numbers("supply", (_int(k) for s in seats for k in _list(supply[s])),
+        out.numbers("supply", (as_int(k) for s in seats for k in as_list(supply[s])),
                     "pieces still in front of each seat from this one on, [discs, cubes, cylinders] each")
         for figure in ("ancestor", "elder"):
-            where = _map(o[figure])
+            where = as_map(o[figure])
             out.one_hot(f"{figure}.territory", names, where["territory"], f"where the {figure} stands")
             out.one_hot(f"{figure}.owner", seats, where["owner"], f"the {figure}'s owner, from this seat on")
         out.one_hot("boomerang", seats, o["boomerang"], "the seat holding the Boomerang, from this seat on")
         out.one_hot("turn", seats, o["turn"], "the seat whose turn of the round it is (all 0 outside the turns)")
-        out.numbers("scores", (_int(_list(o["scores"])[s]) for s in seats), "scores so far, from this seat on")
-        scorpion = _map(o["scorpion"])
-        out.numbers("scorpion", (_int(scorpion[k]) for k in ("space", "phase", "last")), "the Scorpion track: space, phase, last space")
+        out.numbers("scores", (as_int(as_list(o["scores"])[s]) for s in seats), "scores so far, from this seat on")
+        scorpion = as_map(o["scorpion"])
+        out.numbers("scorpion", (as_int(scorpion[k]) for k in ("space", "phase", "last")), "the Scorpion track: space, phase, last space")
         out.one_hot("end", ("scorpion", "stack"), o["end"], "what triggered the end (all 0 before)")
-        neighbours = _list(o["neighbours"])
+        neighbours = as_list(o["neighbours"])
         for t in range(TERRITORIES):
-            adjacent = {_int(a) for a in _list(neighbours[t])}
+            adjacent = {as_int(a) for a in as_list(neighbours[t])}
             out.numbers(f"neighbours[{t}]", (a in adjacent for a in range(TERRITORIES)), "1 for each territory adjacent to t")
-        face_up, stack_cards = _list(o["face_up"]), _list(o["stack_cards"])
+        face_up, stack_cards = as_list(o["face_up"]), as_list(o["stack_cards"])
         for t in range(TERRITORIES):
             out.one_hot(f"face_up[{t}]", TERRITORY_CARD_NAMES, face_up[t], "territory t's face-up card (all 0: none)")
-        out.numbers("stack_sizes", (_int(v) for v in _list(o["stack_sizes"])), "face-down cards left in each stack")
-        out.numbers("scorpions_under", (_int(v) for v in _list(o["scorpions_under"])), "setup Scorpions known under each stack")
+        out.numbers("stack_sizes", (as_int(v) for v in as_list(o["stack_sizes"])), "face-down cards left in each stack")
+        out.numbers("scorpions_under", (as_int(v) for v in as_list(o["scorpions_under"])), "setup Scorpions known under each stack")
         for t in range(TERRITORIES):
-            out.numbers(f"stack_cards[{t}]", _counts(stack_cards[t], TERRITORY_CARD_NAMES), "territory t's face-down cards by territory card name")
-        taken = _list(o["taken"])
+            out.numbers(f"stack_cards[{t}]", counts_by_name(stack_cards[t], TERRITORY_CARD_NAMES), "territory t's face-down cards by territory card name")
+        taken = as_list(o["taken"])
         for j, s in enumerate(seats):
-            out.numbers(f"taken[{j}]", _counts(taken[s], TERRITORY_CARD_NAMES), "territory cards in front of the seat j places on, by name")
-        out.numbers("hand", _counts(o["hand"], RITUAL_CARD_NAMES), "this seat's ritual cards by name")
-        out.numbers("hand_sizes", (_int(_list(o["hand_sizes"])[s]) for s in seats), "each seat's ritual cards, from this seat on")
-        out.numbers("pile_size", [_int(o["pile_size"])], "ritual cards in the draw pile")
-        out.numbers("discard", _counts(o["discard"], RITUAL_CARD_NAMES), "the open ritual discard pile by name")
-        out.numbers("ritual_set_aside", [_int(o["ritual_set_aside"])], "ritual Scorpions set aside")
-        out.numbers("out_of_game", _counts(o["out_of_game"], RITUAL_CARD_NAMES), "ritual cards out of the game by name")
-        out.numbers("round", [_int(o["round"])], "the round, from 1")
+            out.numbers(f"taken[{j}]", counts_by_name(taken[s], TERRITORY_CARD_NAMES), "territory cards in front of the seat j places on, by name")
+        out.numbers("hand", counts_by_name(o["hand"], RITUAL_CARD_NAMES), "this seat's ritual cards by name")
+        out.numbers("hand_sizes", (as_int(as_list(o["hand_sizes"])[s]) for s in seats), "each seat's ritual cards, from this seat on")
+        out.numbers("pile_size", [as_int(o["pile_size"])], "ritual cards in the draw pile")
+        out.numbers("discard", counts_by_name(o["discard"], RITUAL_CARD_NAMES), "the open ritual discard pile by name")
+        out.numbers("ritual_set_aside", [as_int(o["ritual_set_aside"])], "ritual Scorpions set aside")
+        out.numbers("out_of_game", counts_by_name(o["out_of_game"], RITUAL_CARD_NAMES), "ritual cards out of the game by name")
+        out.numbers("round", [as_int(o["round"])], "the round, from 1")
         out.numbers("initiated", [o["variant"] == "initiated"], "1 in the Game for the Initiated")
-        self._pending(_map(o["pending"]), seats, names, out)
+        self._pending(as_map(o["pending"]), seats, names, out)
 
-    def _pending(self, p: Mapping[str, object], seats: Sequence[int], names: Sequence[str], out: Builder) -> None:
+    def _pending(self, p: dict[str, Wire], seats: Sequence[int], names: Sequence[str], out: Builder) -> None:
         out.one_hot("pending.decision", _PENDING, p.get("decision"), "the decision waited for")
         out.one_hot("pending.seat", seats, p.get("seat"), "the seat to decide, from this seat on")
         out.one_hot("pending.piece", KIND_NAMES, p.get("piece"), "the piece kind fixed for the decision")
-        out.numbers("pending.steps_left", [_int(p.get("steps_left", 0))], "piece_extra: extras left")
+        out.numbers("pending.steps_left", [as_int(p.get("steps_left", 0))], "piece_extra: extras left")
         out.one_hot("pending.territory", names, p.get("territory"), "the card's or the ceremony's territory")
-        out.numbers("pending.left", [_int(p.get("left", 0))], "pieces or cards left to place, choose or use")
+        out.numbers("pending.left", [as_int(p.get("left", 0))], "pieces or cards left to place, choose or use")
         out.one_hot("pending.purpose", ("privilege", "card"), p.get("purpose"), "choose_ritual: why")
         out.one_hot("pending.from", names, p.get("from"), "where the figure to move stands")
         out.one_hot("pending.trigger", TRIGGER_NAMES, p.get("trigger"), "the card that started the ceremony")
-        active = {_int(s) for s in _list(p.get("active", []))}
+        active = {as_int(s) for s in as_list(p.get("active", []))}
         out.numbers("pending.active", (s in active for s in seats), "ceremony participants still in, from this seat on")
         out.one_hot("pending.card", RITUAL_CARD_NAMES, p.get("card"), "the ritual card being resolved")
         out.one_hot("pending.mode", _MODES, p.get("mode"), "what a Double does, once fixed")
 
-
-def _counts(value: object, names: Sequence[str]) -> list[int]:
-    counts = _map(value)
-    return [_int(counts.get(name, 0)) for name in names]
-
-
-def _int(value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"expected a whole number in the observation, got {value!r}")
-    return value
-
-
-def _list(value: object) -> list[object]:
-    if not isinstance(value, list):
-        raise ValueError(f"expected a list in the observation, got {value!r}")
-    return value
-
-
-def _map(value: object) -> dict[str, object]:
-    if not isinstance(value, dict):
-        raise ValueError(f"expected a map in the observation, got {value!r}")
-    return value

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from engine.core import MatchConfig, WireMap
 from engine.encoding import Encoder, Field
+from engine.wire import as_int, as_list
 
 from .rules import FACES, WILD_ONES
 
@@ -52,39 +53,27 @@ class LiarsDiceEncoder(Encoder):
         return list(self._fields)
 
     def encode(self, observation: WireMap) -> list[float]:
-        seat, n = _int(observation["seat"]), self.players
-        dice = [_int(d) for d in _list(observation["dice"])]
-        counts = [_int(c) for c in _list(observation["dice_counts"])]
+        seat, n = as_int(observation["seat"]), self.players
+        dice = [as_int(d) for d in as_list(observation["dice"])]
+        counts = [as_int(c) for c in as_list(observation["dice_counts"])]
         faces = [0.0] * FACES
         for die in dice:
             faces[die - 1] += 1.0
-        bid = _list(observation["bid"]) if observation["bid"] is not None else []
+        bid = as_list(observation["bid"]) if observation["bid"] is not None else []
         bid_face = [0.0] * FACES
         bidder = [0.0] * n
         if bid:
-            bid_face[_int(bid[1]) - 1] = 1.0
-            bidder[(_int(observation["bidder"]) - seat) % n] = 1.0
+            bid_face[as_int(bid[1]) - 1] = 1.0
+            bidder[(as_int(observation["bidder"]) - seat) % n] = 1.0
         return [
             *faces,
             float(len(dice)),
             *(float(counts[(seat + k) % n]) for k in range(n)),
             float(sum(counts)),
-            float(_int(bid[0])) if bid else 0.0,
+            float(as_int(bid[0])) if bid else 0.0,
             *bid_face,
             *bidder,
-            float(len(_list(observation["history"]))),
-            float(_int(observation["round"])),
+            float(len(as_list(observation["history"]))),
+            float(as_int(observation["round"])),
             self.wild,
         ]
-
-
-def _int(value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"expected a whole number in the observation, got {value!r}")
-    return value
-
-
-def _list(value: object) -> list[object]:
-    if not isinstance(value, list):
-        raise ValueError(f"expected a list in the observation, got {value!r}")
-    return value
