@@ -121,3 +121,23 @@ def test_wongar_encodes_the_board_from_the_seat_s_own_place() -> None:
     assert vector[start : start + 12] == [float(k) for s in (2, 3, 0, 1) for k in territory[s]]
     names = [f.name for f in encoder.fields()]
     assert names[:2] == ["pieces[0]", "pieces[1]"] and names[-1] == "pending.mode"
+
+
+def test_waroong_encodes_the_dish_under_construction() -> None:
+    game = get_game("waroong")
+    config = game.configure(3)
+    encoder = game.encoder(config)
+    state = game.start(config, 2)
+    rng = random.Random(2)
+    while not (state.observation(state.to_move()[0])["dish"] or {}).get("boss"):
+        state.apply(*random_decision(state, rng))
+    seat = state.to_move()[0]
+    observation = state.observation(seat)
+    vector = encoder.encode(observation)
+    at = {f.name: sum(g.length for g in encoder.fields()[:i]) for i, f in enumerate(encoder.fields())}
+    boss = observation["dish"]["boss"]
+    assert vector[at["dish.boss"] : at["dish.boss"] + 5] == [
+        float(boss.count(name)) for name in ("boss-beras", "boss-daging", "boss-sayur", "boss-tahu", "boss-petis")
+    ]
+    assert vector[at["dish.position"] + observation["dish"]["position"]] == 1.0
+    assert vector[at["turn"]] == 1.0  # the cooking seat is the observer, place 0
