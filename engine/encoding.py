@@ -193,21 +193,26 @@ def sample_observations(game: Game, config: MatchConfig) -> Iterator[WireMap]:
 
 
 class Builder:
-    """Collects a hand-written encoder's fields in order, their values and their docs."""
+    """Collects a hand-written encoder's values in order, and with ``layout`` its fields too."""
 
-    def __init__(self) -> None:
+    def __init__(self, layout: bool = False) -> None:
         self.values: list[float] = []
         self.fields: list[Field] = []
+        self.layout = layout
 
     def numbers(self, name: str, values: Iterable[float], doc: str) -> None:
         """A run of numbers (booleans as 0/1)."""
         run = [float(v) for v in values]
         self.values.extend(run)
-        self.fields.append(Field(name, len(run), doc))
+        if self.layout:
+            self.fields.append(Field(name, len(run), doc))
 
     def one_hot(self, name: str, choices: Sequence[object], value: object, doc: str) -> None:
         """A one-hot over ``choices``; all 0 when ``value`` is none of them."""
-        self.numbers(name, (value == choice for choice in choices), f"{doc}; one-hot: {', '.join(map(str, choices))}")
+        run = [1.0 if value == choice else 0.0 for choice in choices]
+        self.values.extend(run)
+        if self.layout:
+            self.fields.append(Field(name, len(run), f"{doc}; one-hot: {', '.join(map(str, choices))}"))
 
 
 class BuiltEncoder(Encoder):
@@ -216,7 +221,7 @@ class BuiltEncoder(Encoder):
     configuration."""
 
     def __init__(self, sample: WireMap) -> None:
-        built = Builder()
+        built = Builder(layout=True)
         self.build(sample, built)
         self._fields = built.fields
         self.size = len(built.values)
