@@ -9,7 +9,7 @@ import msgpack
 import pytest
 
 from arena.gamekit.setups import Setup, game_setups, random_decision
-from engine.encoding import GenericEncoder, sample_observations
+from engine.encoding import Encoder, GenericEncoder, sample_observations
 from engine.registry import games, get_game
 from game_setups import every_setup
 
@@ -36,12 +36,12 @@ def representative() -> list[Setup]:
     return [game_setups(game)[0] for game in games().values()]
 
 
-def check_vectors(setup: Setup, seed: int) -> None:
+def check_vectors(setup: Setup, seed: int, encoder: Encoder | None = None) -> None:
     """Along a random playout of ``seed``, every seat's vector has the encoder's size, and a state
     resampled in what the seat cannot see (``determinize``, or ``sample_state`` from its observation
     after a msgpack round trip) gives it the same vector."""
     game, config = setup.game, setup.config
-    encoder = game.encoder(config)
+    encoder = encoder or game.encoder(config)
     assert sum(f.length for f in encoder.fields()) == encoder.size
     state = game.start(config, seed)
     rng = random.Random(seed)
@@ -66,6 +66,11 @@ def check_vectors(setup: Setup, seed: int) -> None:
 @pytest.mark.parametrize("setup", representative(), ids=lambda s: s.id)
 def test_vectors_hide_what_a_seat_cannot_see(setup: Setup) -> None:
     check_vectors(setup, seed=11)
+
+
+@pytest.mark.parametrize("setup", representative(), ids=lambda s: s.id)
+def test_generic_vectors_hide_what_a_seat_cannot_see(setup: Setup) -> None:
+    check_vectors(setup, seed=12, encoder=GenericEncoder(sample_observations(setup.game, setup.config)))
 
 
 @pytest.mark.slow
