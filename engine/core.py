@@ -26,6 +26,7 @@ from typing import TypeAlias
 
 from arena_bot.seeds import derive_seed as derive_seed  # re-exported: games and the referee seed with it
 from arena_bot.wire_types import Wire as Wire, WireMap as WireMap  # re-exported: the engine contract names them
+from engine.encoding import Encoder, generic_encoder
 from engine.presentation import Presentation
 
 #: The version of the engine contract this module defines. It changes only when a game written for
@@ -293,6 +294,11 @@ class Game(ABC):
         """How this game's matches read to people (see :mod:`engine.presentation`); the generic
         view unless the game overrides this."""
         return Presentation()
+
+    def encoder(self, config: MatchConfig) -> Encoder:
+        """A seat's observation in ``config`` as a fixed-size vector (see :mod:`engine.encoding`);
+        the generic layout learned from sample observations unless the game overrides this."""
+        return generic_encoder(self, config)
 
     @property
     def default_variant(self) -> str:

@@ -6,8 +6,11 @@ import random
 
 from engine.core import ActionTable, Game, Knob, MatchConfig, Variant, WireMap, choice_knob
 
+from engine.encoding import Encoder
+
 from .actions import action_table
 from .cards import MENU_LISTS
+from .encoding import WaroongEncoder
 from .presentation import WaroongPresentation
 from .rules import FIVE_STARS, KEEP_ALWAYS, KEEP_IF_NO_COOK, STREET_VENDOR, rules_of
 from .sampling import sample_state
@@ -46,6 +49,10 @@ class WaroongGame(Game):
             "'only-if-no-cook' (a player who cooked nothing) or 'always'",
         ),
     )
+
+    def encoder(self, config: MatchConfig) -> Encoder:
+        """Observations as vectors for learning agents (see :mod:`engine.waroong.encoding`)."""
+        return WaroongEncoder(config, self.start(config, 0).observation(0))
 
     def presentation(self) -> WaroongPresentation:
         """Waroong Wars' words and its table picture on the site."""

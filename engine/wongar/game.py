@@ -5,8 +5,10 @@ from __future__ import annotations
 import random
 
 from engine.core import ActionTable, Game, MatchConfig, State, Variant, WireMap
+from engine.encoding import Encoder
 from engine.wongar.actions import layout
 from engine.wongar.board import board_from_knob
+from engine.wongar.encoding import WongarEncoder
 from engine.wongar.knobs import KNOBS
 from engine.wongar.presentation import WongarPresentation
 from engine.wongar.sampling import sample_state
@@ -30,6 +32,10 @@ class WongarGame(Game):
         ),
     )
     knobs = KNOBS
+
+    def encoder(self, config: MatchConfig) -> Encoder:
+        """Observations as vectors for learning agents (see :mod:`engine.wongar.encoding`)."""
+        return WongarEncoder(config, self.start(config, 0).observation(0))
 
     def presentation(self) -> WongarPresentation:
         """Wongar's words and its board picture on the site."""

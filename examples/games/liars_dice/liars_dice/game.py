@@ -5,8 +5,10 @@ from __future__ import annotations
 import random
 
 from engine.core import ActionTable, Game, Knob, MatchConfig, Variant, WireMap
+from engine.encoding import Encoder
 from engine.presentation import Presentation
 
+from .encoding import LiarsDiceEncoder
 from .presentation import LiarsDicePresentation
 from .rules import STANDARD, WILD_ONES, rules_of
 from .sampling import sample_state
@@ -54,6 +56,10 @@ class LiarsDiceGame(Game):
     def presentation(self) -> Presentation:
         """Events in sentences naming the seats, and its own viewer on the site."""
         return LiarsDicePresentation()
+
+    def encoder(self, config: MatchConfig) -> Encoder:
+        """Observations as vectors for learning agents (see :mod:`liars_dice.encoding`)."""
+        return LiarsDiceEncoder(config)
 
     def sample_state(self, config: MatchConfig, seat: int, observation: WireMap, rng: random.Random) -> LiarsDiceState:
         """A state consistent with ``seat``'s observation (see :mod:`liars_dice.sampling`)."""

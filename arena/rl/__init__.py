@@ -1,0 +1,1 @@
+"""Arena's games as reinforcement-learning environments (the ``rl`` extra): PettingZoo and Gymnasium."""
