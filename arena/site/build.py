@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.rating_input import rated_game, stored_leaderboard
+from arena.record import MatchRecord
 from arena.site.frames import replay_data
 from arena.site.names import file_stem
 from arena.site.pages import render_page
@@ -192,11 +193,19 @@ def _fault_kinds(games: Sequence[StoredGame]) -> list[str]:
     ))
 
 
+def _seat_fault_kinds(record: MatchRecord, seat: int) -> list[str]:
+    """The kinds of ``seat``'s faults in ``record``, in first-seen order, then ``forfeit`` if it
+    forfeited."""
+    kinds = list(dict.fromkeys(f.kind.value for f in record.faults if f.seat == seat))
+    return kinds + (["forfeit"] if seat in record.forfeited else [])
+
+
 def _summary(stored: StoredGame, replay: bool = True) -> dict[str, Any]:
     """A games-list row: id, seats with score and place, fault kinds, decisions, and whether its
     replay is published."""
     record = stored.record
     kinds = sorted({f.kind.value for f in record.faults} | ({"forfeit"} if record.forfeited else set()))
+    marks = [(seat, _seat_fault_kinds(record, seat)) for seat in range(len(record.bots))]
     return {
         "id": stored.placement.game_id,
         "table": stored.placement.table,
@@ -205,10 +214,11 @@ def _summary(stored: StoredGame, replay: bool = True) -> dict[str, Any]:
         "game": f"{record.game} {record.variant}",
         "seats": [
             {"bot": bot, "score": score, "rank": rank, "forfeited": seat in record.forfeited,
-             "faults": sum(1 for f in record.faults if f.seat == seat)}
+             "faults": sum(1 for f in record.faults if f.seat == seat), "fault_kinds": marks[seat][1]}
             for seat, (bot, score, rank) in enumerate(zip(record.bots, record.scores, record.ranks))
         ],
         "faults": kinds,
+        "whose": [f"{', '.join(k)}: {record.bots[seat]} (seat {seat})" for seat, k in marks if k],
         "decisions": len(record.decisions),
         "replay": replay,
     }

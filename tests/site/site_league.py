@@ -6,6 +6,7 @@ results database."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -46,9 +47,10 @@ bot = "python3 faulty_bot.py --level 3"
 """
 
 
-def store_league(folder: Path, game: str, variant: str, unplayed: int = 0) -> Path:
+def store_league(folder: Path, game: str, variant: str, unplayed: int = 0, forfeit: bool = False) -> Path:
     """``folder/<game>.db`` holding the tournament of :data:`CONFIG` for ``game``, all but its
-    last ``unplayed`` scheduled games."""
+    last ``unplayed`` scheduled games; with ``forfeit``, ``faulty`` crashes after its illegal
+    reply and forfeits every game."""
     toml = folder / f"{game}.toml"
     toml.write_text(CONFIG.format(name=f"{game}-night", game=game, variant=variant, secret=SECRET, beta=BETA))
     (folder / "faulty_bot.py").write_text("raise SystemExit(0)\n")
@@ -63,7 +65,8 @@ def store_league(folder: Path, game: str, variant: str, unplayed: int = 0) -> Pa
         for scheduled in schedule[:len(schedule) - unplayed]:
             placement = Placement(scheduled.id, scheduled.generation, scheduled.table,
                                   scheduled.deal, scheduled.rotation)
-            store.add_game(config.name, placement, play(game, variant, scheduled.seed, scheduled.bots))
+            record = play(game, variant, scheduled.seed, scheduled.bots)
+            store.add_game(config.name, placement, crash_faulty(record) if forfeit else record)
     return path
 
 
@@ -92,6 +95,17 @@ def play(game_name: str, variant: str, seed: int, bots: tuple[str, ...]) -> Matc
         seed=seed, bots=bots, decisions=tuple(decisions), faults=tuple(faults),
         scores=result.scores, ranks=result.ranks, duration=0.5, detail={"result": result.detail},
     )
+
+
+def crash_faulty(record: MatchRecord) -> MatchRecord:
+    """``record`` with ``faulty`` crashing after its last decision and forfeiting: ranked last,
+    whatever its score."""
+    seat = record.bots.index("faulty")
+    others = [record.scores[s] for s in range(record.players) if s != seat]
+    ranks = tuple(record.players if s == seat else 1 + sum(o > record.scores[s] for o in others)
+                  for s in range(record.players))
+    crash = Fault(seat, FaultKind.CRASH, len(record.decisions), "exited with status 1")
+    return replace(record, faults=record.faults + (crash,), forfeited=(seat,), ranks=ranks)
 
 
 _published: dict[str, tuple[Path, SiteReport]] = {}

@@ -183,3 +183,16 @@ def test_the_leaderboard_command_hides_env_values_too(form: str, leagues: dict[s
     assert result.exit_code == 0, result.output
     assert SECRET not in result.output and "faulty_bot.py" not in result.output
     assert "API_TOKEN" in result.output.replace("\\_", "_")  # Markdown escapes the underscore
+
+
+def test_games_list_says_whose_fault_and_marks_a_forfeited_seat(tmp_path: Path) -> None:
+    db = store_league(tmp_path, "wongar", "basic", forfeit=True)
+    with Store(db) as store:
+        build_site(store, tmp_path / "site", settings=RatingSettings(bootstrap_samples=4))
+        games = store.games()
+    page = (tmp_path / "site" / "games.html").read_text(encoding="utf-8")
+    for stored in games:
+        seat = stored.record.bots.index("faulty")
+        assert f'<span class="fault-whose">illegal, crash, forfeit: faulty (seat {seat})</span>' in page
+    seats = re.findall(r'faulty</a> -?\d+ \((\d+), <span class="seat-faults">([^<]*)</span>\)', page)
+    assert seats == [("3", "illegal, crash, forfeit")] * len(games)
