@@ -48,12 +48,14 @@ _GAME_ID = re.compile(r"^[A-Za-z0-9._-]{1,80}$")
 
 @dataclass(frozen=True, slots=True)
 class SiteReport:
-    """What was written: the folder, how many replays, and their data size in bytes."""
+    """What was written: the folder, how many replays, their data size in bytes, and how many
+    games are stored (replays of deals still being played wait: see :func:`_unfinished_deals`)."""
 
     out: Path
     games: int
     bots: int
     replay_bytes: int
+    stored: int
 
     @property
     def bytes_per_game(self) -> int:
@@ -77,24 +79,37 @@ def build_site(
     settings: RatingSettings = RatingSettings(),
     include_commands: bool = False,
 ) -> SiteReport:
-    """Write the whole site of ``tournament`` (the only one stored when ``None``) into ``out``.
+    """Write the whole site of ``tournament`` (the only one stored when ``None``) into ``out``,
+    from one snapshot of the store (:meth:`Store.snapshot`: a run storing games meanwhile cannot
+    make the pages disagree). With no game stored yet, ``index.html`` says so and the games list
+    is empty.
 
-    Raises :class:`LeaderboardError` when nothing can be rated yet or ``out`` cannot be written,
-    the store's error for an unknown tournament, and :class:`arena.tournament.TournamentError` for
-    a stored game that does not replay.
+    Raises :class:`LeaderboardError` when ``out`` cannot be written, the store's error for an
+    unknown tournament, and :class:`arena.tournament.TournamentError` for a stored game that does
+    not replay.
     """
-    row = store.tournament(tournament)
-    board = private_board(stored_leaderboard(store, row.name, settings), include_commands)
-    everything = store.games(row.name)
+    with store.snapshot():
+        row = store.tournament(tournament)
+        everything = store.games(row.name)
+        bots = public_bots(store.bots(row.name), include_commands)
+        board = (
+            private_board(stored_leaderboard(store, row.name, settings, everything), include_commands)
+            if everything
+            else None
+        )
     withheld = _unfinished_deals(row.config, everything, str(store.path))
     games = [g for g in everything if g.placement.game_id not in withheld]
-    bots = public_bots(store.bots(row.name), include_commands)
     names = sorted({b for g in games for b in g.record.bots} | {b["name"] for b in bots})
     stems = {name: file_stem(name) for name in names}
     try:
         for folder in ("bots", "games", "static"):
             (out / folder).mkdir(parents=True, exist_ok=True)
-        publish(board, out, bot_pages={n: f"bots/{s}.html" for n, s in stems.items()})
+        if board is None:
+            _write(out / "index.html", render_page(
+                "waiting.html.j2", root="", title=f"{row.name}: leaderboard", tournament=row.name, bots=names,
+            ))
+        else:
+            publish(board, out, bot_pages={n: f"bots/{s}.html" for n, s in stems.items()})
         _copy_static(out / "static")
         viewers = _write_viewers(games, out / "static")
         replay_bytes = _write_replays(games, out / "games", row.name, viewers)
@@ -103,16 +118,29 @@ def build_site(
             games=[_summary(g, g in games) for g in everything], withheld=len(withheld),
             bots=names, stems=stems, faults=_fault_kinds(games),
         ))
-        history = rating_history([rated_game(g.record) for g in everything])
-        by_name = {b["name"]: b for b in bots}
-        for name in names:
-            _write(out / "bots" / f"{stems[name]}.html", _bot_page(
-                name, by_name.get(name, {"name": name}), board, everything, set(withheld), history, stems,
-                row.name,
-            ))
+        if board is not None:
+            _write_bot_pages(out / "bots", board, everything, bots, set(withheld), stems, row.name)
     except OSError as exc:
         raise LeaderboardError(f"cannot write the site to {out}: {exc.strerror or exc}") from None
-    return SiteReport(out, len(games), len(names), replay_bytes)
+    return SiteReport(out, len(games), len(names), replay_bytes, len(everything))
+
+
+def _write_bot_pages(
+    folder: Path,
+    board: Leaderboard,
+    everything: Sequence[StoredGame],
+    bots: Sequence[Mapping[str, Any]],
+    withheld: set[str],
+    stems: Mapping[str, str],
+    tournament: str,
+) -> None:
+    """A page per bot: its rating over the tournament, head to head, its games."""
+    history = rating_history([rated_game(g.record) for g in everything])
+    by_name = {b["name"]: b for b in bots}
+    for name, stem in stems.items():
+        _write(folder / f"{stem}.html", _bot_page(
+            name, by_name.get(name, {"name": name}), board, everything, withheld, history, stems, tournament,
+        ))
 
 
 def _write(path: Path, text: str) -> None:

@@ -61,13 +61,23 @@ def store_league(folder: Path, game: str, variant: str, unplayed: int = 0, forfe
             BotRow(b.name, "1.0", ("python3", "-m", "bots.random", "--depth", "4"), f"files-{b.name}")
             for b in config.bots
         ])
-        schedule = build_schedule(config).games
-        for scheduled in schedule[:len(schedule) - unplayed]:
+    play_scheduled(path, game, variant, len(build_schedule(config).games) - unplayed, forfeit)
+    return path
+
+
+def play_scheduled(path: Path, game: str, variant: str, count: int, forfeit: bool = False) -> None:
+    """Play and store the first ``count`` scheduled games of :func:`store_league`'s tournament in
+    ``path`` that are not stored yet."""
+    config = load_config(path.with_suffix(".toml"))
+    with Store(path) as store:
+        stored = store.stored_ids(config.name)
+        for scheduled in build_schedule(config).games[:count]:
+            if scheduled.id in stored:
+                continue
             placement = Placement(scheduled.id, scheduled.generation, scheduled.table,
                                   scheduled.deal, scheduled.rotation)
             record = play(game, variant, scheduled.seed, scheduled.bots)
             store.add_game(config.name, placement, crash_faulty(record) if forfeit else record)
-    return path
 
 
 def play(game_name: str, variant: str, seed: int, bots: tuple[str, ...]) -> MatchRecord:
