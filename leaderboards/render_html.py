@@ -12,7 +12,7 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from arena.inert import html_templates
+from leaderboards.inert import html_templates
 from leaderboards import format as fmt
 from leaderboards.model import Leaderboard
 
