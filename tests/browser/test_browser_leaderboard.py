@@ -80,7 +80,6 @@ def test_an_open_interval_is_dashed_and_marked_and_axis_labels_never_overlap(
     shown, overlaps, scroll_width, width = browser.execute_script(OVERLAPS)
     assert shown >= 2 and overlaps == 0
     assert scroll_width <= width  # the page never scrolls sideways
-    browser.save_screenshot(str(tmp_path / f"open-{size[0]}.png"))
 
 
 @pytest.mark.browser
@@ -106,4 +105,3 @@ def test_thirty_bots_fit_a_laptop_and_the_head_to_head_keeps_its_names_in_view(
         "return document.elementFromPoint(r.left + 5, r.top + r.height / 2) === arguments[0] ||"
         " arguments[0].contains(document.elementFromPoint(r.left + 5, r.top + r.height / 2));", first)
     assert covered  # drawn above the scrolled cells
-    browser.save_screenshot(str(tmp_path / "thirty.png"))
