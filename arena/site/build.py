@@ -31,7 +31,7 @@ from arena.site.pages import render_page
 from arena.site.privacy import public_bots, public_settings
 from arena.site.progress import rating_history
 from arena.site.viewers import Viewer, viewer_of
-from arena.store.db import StoredGame, Store
+from arena.store.db import Placement, StoredGame, Store
 from arena.tournament.config import config_from_plain
 from arena.tournament.schedule import build_schedule
 from engine.core import EngineError
@@ -49,7 +49,7 @@ _GAME_ID = re.compile(r"^[A-Za-z0-9._-]{1,80}$")
 @dataclass(frozen=True, slots=True)
 class SiteReport:
     """What was written: the folder, how many replays, their data size in bytes, and how many
-    games are stored (replays of deals still being played wait: see :func:`_unfinished_deals`)."""
+    games are stored (replays of deals still being played wait: see :func:`withheld_replays`)."""
 
     out: Path
     games: int
@@ -97,7 +97,7 @@ def build_site(
             if everything
             else None
         )
-    withheld = _unfinished_deals(row.config, everything, str(store.path))
+    withheld = withheld_replays(row.config, [g.placement for g in everything], str(store.path))
     games = [g for g in everything if g.placement.game_id not in withheld]
     names = sorted({b for g in games for b in g.record.bots} | {b["name"] for b in bots})
     stems = {name: file_stem(name) for name in names}
@@ -115,7 +115,7 @@ def build_site(
         replay_bytes = _write_replays(games, out / "games", row.name, viewers)
         _write(out / "games.html", render_page(
             "games.html.j2", root="", title=f"{row.name}: games",
-            games=[_summary(g, g in games) for g in everything], withheld=len(withheld),
+            games=[game_summary(g, g in games) for g in everything], withheld=len(withheld),
             bots=names, stems=stems, faults=_fault_kinds(games),
         ))
         if board is not None:
@@ -181,38 +181,53 @@ def _write_replays(
     total = 0
     for index, stored in enumerate(games):
         game_id = stored.placement.game_id
-        if not _GAME_ID.match(game_id):
-            raise LeaderboardError(f"game id {game_id!r} cannot be a file name")
-        about = {
-            "tournament": tournament,
-            "table": stored.placement.table,
-            "deal": stored.placement.deal,
-            "rotation": stored.placement.rotation,
-            "number": index + 1,
-        }
-        data = replay_data(stored.record, game_id, about)
-        script = f"ArenaReplay.load({_script_json(data)});\n"
-        (folder / f"{game_id}.js").write_text(script, encoding="utf-8")
-        total += len(script.encode())
-        neighbours = (
+        page, script = replay_files(
+            stored, index + 1, tournament, viewers,
             games[index - 1].placement.game_id if index > 0 else None,
             games[index + 1].placement.game_id if index + 1 < len(games) else None,
         )
-        _write(folder / f"{game_id}.html", render_page(
-            "replay.html.j2", root="../", title=f"{tournament}: game {game_id}", game_id=game_id,
-            previous=neighbours[0], next=neighbours[1],
-            viewer=viewers.get(f"{stored.record.game}@{stored.record.version}"),
-        ))
+        (folder / f"{game_id}.js").write_text(script, encoding="utf-8")
+        total += len(script.encode())
+        _write(folder / f"{game_id}.html", page)
     return total
 
 
-def _unfinished_deals(config: Mapping[str, Any], games: Sequence[StoredGame], source: str) -> set[str]:
-    """The stored games whose deal is still to be played in another seating: their replays would
-    show the deal's hidden cards to bots that have yet to play it, so they wait."""
+def replay_files(
+    stored: StoredGame,
+    number: int,
+    tournament: str,
+    viewers: Mapping[str, Viewer],
+    previous: str | None = None,
+    next_game: str | None = None,
+) -> tuple[str, str]:
+    """Game number ``number``'s replay: its page (``games/<id>.html``, loading its game's viewer
+    from ``viewers`` by game key and ``../static/``) and its data script (``games/<id>.js``)."""
+    game_id = stored.placement.game_id
+    if not _GAME_ID.match(game_id):
+        raise LeaderboardError(f"game id {game_id!r} cannot be a file name")
+    about = {
+        "tournament": tournament,
+        "table": stored.placement.table,
+        "deal": stored.placement.deal,
+        "rotation": stored.placement.rotation,
+        "number": number,
+    }
+    script = f"ArenaReplay.load({_script_json(replay_data(stored.record, game_id, about))});\n"
+    page = render_page(
+        "replay.html.j2", root="../", title=f"{tournament}: game {game_id}", game_id=game_id,
+        previous=previous, next=next_game, viewer=viewers.get(f"{stored.record.game}@{stored.record.version}"),
+    )
+    return page, script
+
+
+def withheld_replays(config: Mapping[str, Any], placements: Sequence[Placement], source: str) -> set[str]:
+    """The ids of the stored games (their ``placements``) whose deal is still to be played in
+    another seating: their replays would show the deal's hidden cards to bots that have yet to
+    play it, so they wait (here and on the live page)."""
     schedule = build_schedule(config_from_plain(config, source=f"{source}: stored config"))
-    stored = {g.placement.game_id for g in games}
+    stored = {p.game_id for p in placements}
     open_deals = {(g.table, g.deal) for g in schedule if g.id not in stored}
-    return {g.placement.game_id for g in games if (g.placement.table, g.placement.deal) in open_deals}
+    return {p.game_id for p in placements if (p.table, p.deal) in open_deals}
 
 
 def _fault_kinds(games: Sequence[StoredGame]) -> list[str]:
@@ -228,7 +243,7 @@ def _seat_fault_kinds(record: MatchRecord, seat: int) -> list[str]:
     return kinds + (["forfeit"] if seat in record.forfeited else [])
 
 
-def _summary(stored: StoredGame, replay: bool = True) -> dict[str, Any]:
+def game_summary(stored: StoredGame, replay: bool = True) -> dict[str, Any]:
     """A games-list row: id, seats with score and place, fault kinds, decisions, and whether its
     replay is published."""
     record = stored.record
@@ -264,7 +279,7 @@ def _bot_page(
 ) -> str:
     standing = next((s for s in board.standings if s.bot == name), None)
     meetings = [m for m in board.head_to_head if m.bot == name]
-    played = [_summary(g, g.placement.game_id not in withheld) for g in games if name in g.record.bots]
+    played = [game_summary(g, g.placement.game_id not in withheld) for g in games if name in g.record.bots]
     line = [(count, ratings[name]) for count, ratings in history if name in ratings]
     return render_page(
         "bot.html.j2", root="../", title=f"{tournament}: {name}", name=name, bot=bot,
