@@ -104,4 +104,5 @@ def create_app(watch: Watch, interval: float = 0.5, stopping: Callable[[], bool]
         Route("/events", events),
         Route("/static/{name}", asset),
         Route("/games/{name}", replay),
+        Route("/favicon.ico", lambda request: Response(status_code=204)),  # a replay page asks for one
     ])
