@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import cast
 
 from arena.record import MatchRecord
-from arena.store.db import DealCommitment, Store, StoredGame
+from arena.store.db import DealCommitment, Store, StoredGame, TournamentRow
 from arena.tournament.config import config_from_plain
 from arena.tournament.schedule import build_schedule, stored_results
 from arena.tournament.sprt import stored_sprt
@@ -54,13 +54,20 @@ def stored_leaderboard(
     games: Sequence[StoredGame] | None = None,
 ) -> Leaderboard:
     """Rate every stored game of ``tournament`` (the only one stored when ``None``): ``games`` when
-    the caller has read them already (in the same :meth:`Store.snapshot`), else read here.
+    the caller has read them already (in the same :meth:`Store.snapshot`), else read here, every
+read in one snapshot.
 
     The board is provisional while scheduled games are missing (and a gauntlet's early-stopping
     test has no verdict). It shows a swiss tournament's rounds and where the test stands. Raises :class:`LeaderboardError`
     when nothing can be rated yet, and the store's own error for an unknown tournament.
     """
-    row = store.tournament(tournament)
+    with store.snapshot():
+        return _rate(store, store.tournament(tournament), settings, games)
+
+
+def _rate(
+    store: Store, row: TournamentRow, settings: RatingSettings, games: Sequence[StoredGame] | None
+) -> Leaderboard:
     if games is None:
         games = store.games(row.name)
     if not games:

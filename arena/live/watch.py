@@ -86,7 +86,7 @@ class Watch:
             view["message"] = "waiting for the tournament to start"
             return view
         try:
-            with Store(self.db) as store:
+            with Store(self.db) as store, store.snapshot():  # progress, standings, cards agree
                 self._read_store(store, view)
         except (ArenaError, LeaderboardError) as exc:
             view["message"] = str(exc)

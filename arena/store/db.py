@@ -178,7 +178,10 @@ class Store:
     def snapshot(self) -> Iterator[None]:
         """One read transaction: every read inside sees the database as it was at the first of
         them, whatever another process commits meanwhile (a run in progress keeps storing games).
-        Not for writes, and not nested."""
+        Not for writes; inside another snapshot it is that snapshot."""
+        if self._db.in_transaction:
+            yield
+            return
         try:
             self._db.execute("BEGIN DEFERRED")
         except sqlite3.DatabaseError as exc:

@@ -213,3 +213,13 @@ def test_a_snapshot_reads_the_store_as_it_was_at_its_first_read(tmp_path: Path) 
     assert replay_line(SiteReport(tmp_path, 3, 3, 3000, 3)) == "3 replays, 1.0 KiB of data each on average"
     assert replay_line(SiteReport(tmp_path, 1, 3, 1024, 3)).endswith(
         "; 2 wait until every seating of their deal is played")
+
+
+def test_a_snapshot_inside_a_snapshot_is_the_same_one(tmp_path: Path) -> None:
+    db = store_league(tmp_path, "waroong", "street-vendor", unplayed=1)
+    with Store(db) as store, store.snapshot():
+        store.games()
+        play_scheduled(db, "waroong", "street-vendor", 3)
+        with store.snapshot():
+            assert len(store.games()) == 2
+        assert len(store.games()) == 2  # the inner one did not end the outer
