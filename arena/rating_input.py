@@ -6,10 +6,11 @@ passes on only the facts a rating needs (data flows one way, ``arena`` → ``lea
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import cast
 
 from arena.record import MatchRecord
-from arena.store.db import DealCommitment, Store
+from arena.store.db import DealCommitment, Store, StoredGame, TournamentRow
 from arena.tournament.config import config_from_plain
 from arena.tournament.schedule import build_schedule, stored_results
 from arena.tournament.sprt import stored_sprt
@@ -47,16 +48,28 @@ def deal_settings(committed: DealCommitment | None) -> dict[str, str]:
 
 
 def stored_leaderboard(
-    store: Store, tournament: str | None = None, settings: RatingSettings = RatingSettings()
+    store: Store,
+    tournament: str | None = None,
+    settings: RatingSettings = RatingSettings(),
+    games: Sequence[StoredGame] | None = None,
 ) -> Leaderboard:
-    """Rate every stored game of ``tournament`` (the only one stored when ``None``).
+    """Rate every stored game of ``tournament`` (the only one stored when ``None``): ``games`` when
+    the caller has read them already (in the same :meth:`Store.snapshot`), else read here, every
+read in one snapshot.
 
     The board is provisional while scheduled games are missing (and a gauntlet's early-stopping
     test has no verdict). It shows a swiss tournament's rounds and where the test stands. Raises :class:`LeaderboardError`
     when nothing can be rated yet, and the store's own error for an unknown tournament.
     """
-    row = store.tournament(tournament)
-    games = store.games(row.name)
+    with store.snapshot():
+        return _rate(store, store.tournament(tournament), settings, games)
+
+
+def _rate(
+    store: Store, row: TournamentRow, settings: RatingSettings, games: Sequence[StoredGame] | None
+) -> Leaderboard:
+    if games is None:
+        games = store.games(row.name)
     if not games:
         raise LeaderboardError(
             f"tournament {row.name!r} has no stored games yet; play some with "

@@ -2,7 +2,7 @@
 readable from a 390 px phone up: wide tables scroll inside their own box, never the page.
 
 Rendered from ``templates/index.html.j2`` with autoescaping, every text made inert
-(:func:`arena.inert.terminal`) first; every number shown is formatted by
+(:func:`leaderboards.inert.terminal`) first; every number shown is formatted by
 :mod:`leaderboards.format`, the same as in the terminal and Markdown.
 """
 
@@ -12,8 +12,8 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from arena.inert import html_templates
 from leaderboards import format as fmt
+from leaderboards.inert import html_templates
 from leaderboards.model import Leaderboard
 
 _environment = html_templates("leaderboards")
@@ -22,21 +22,30 @@ _environment = html_templates("leaderboards")
 @dataclass(frozen=True, slots=True)
 class ChartRow:
     """One bot's bar: the interval from ``low`` to ``high`` and the rating at ``mid``, each as a
-    percentage of the chart's axis."""
+    percentage of the chart's axis. An end only the prior bounds (too few games to bound it) is
+    open: ``open_low`` or ``open_high``, and the bar runs from the rating towards the axis's end,
+    drawn dashed with an arrow instead of as a measured interval."""
 
     bot: str
     label: str
     low: float
     mid: float
     high: float
+    open_low: bool = False
+    open_high: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class Chart:
-    """The ratings chart: rows and axis ticks (percentage along the axis, label)."""
+    """The ratings chart: rows and axis ticks (percentage along the axis, label, and whether the
+    label is also shown on a phone: at most :data:`PHONE_LABELS` of them, evenly spaced)."""
 
     rows: tuple[ChartRow, ...]
-    ticks: tuple[tuple[float, str], ...]
+    ticks: tuple[tuple[float, str, bool], ...]
+
+
+#: The most axis labels shown on a narrow screen, so that they never overlap.
+PHONE_LABELS = 4
 
 
 def render_html(board: Leaderboard, bot_pages: Mapping[str, str] | None = None) -> str:
@@ -100,11 +109,16 @@ def _chart(board: Leaderboard) -> Chart:
             x(first if s.ci_low is None else s.ci_low),  # an unbounded end runs to the axis's end
             x(s.elo),
             x(last if s.ci_high is None else s.ci_high),
+            s.ci_low is None,
+            s.ci_high is None,
         )
         for s in board.standings
     )
     count = round((last - first) / step)
-    ticks = tuple((x(first + k * step), f"{first + k * step:.0f}") for k in range(count + 1))
+    stride = -(-(count + 1) // PHONE_LABELS)
+    ticks = tuple(
+        (x(first + k * step), f"{first + k * step:.0f}", k % stride == 0) for k in range(count + 1)
+    )
     return Chart(rows, ticks)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from arena.inert import markdown
+from leaderboards.inert import markdown
 from leaderboards import format as fmt
 from leaderboards.model import Leaderboard
 

@@ -9,7 +9,7 @@ from rich.console import JustifyMethod
 from rich.table import Table
 from rich.text import Text
 
-from arena.inert import terminal
+from leaderboards.inert import terminal
 from leaderboards import format as fmt
 from leaderboards.model import Flag, Leaderboard, Standing
 from leaderboards.narrow import NarrowingTable, left_out_note

@@ -10,7 +10,7 @@ import typer
 
 from arena.cli.common import console, user_errors
 from arena.cli.results import DEFAULT_DB, DbOpt, TournamentOpt, open_store
-from arena.site.build import build_site, private_board
+from arena.site.build import SiteReport, build_site, private_board
 from leaderboards.model import DEFAULT_BOOTSTRAP_SAMPLES, RatingSettings
 from leaderboards.render_html import render_html
 from leaderboards.render_json import render_json
@@ -89,7 +89,21 @@ def publish_command(
     settings = RatingSettings(bootstrap_samples=samples, anchor=anchor, anchor_elo=anchor_elo)
     with open_store(db) as store, user_errors():
         site = build_site(store, out, tournament, settings, include_commands)
-    print(f"published {site.games} games of {site.bots} bots into {site.out}:")
-    for name in ("index.html", "games.html", "leaderboard.md", "leaderboard.json"):
+    print(f"published {site.stored} games of {site.bots} bots into {site.out}:")
+    for name in ("index.html", "games.html", "leaderboard.md", "leaderboard.json") if site.stored else (
+        "index.html", "games.html"
+    ):
         print(f"  {out / name}")
-    print(f"  {out / 'games'}/  replay data {site.bytes_per_game / 1024:.1f} KiB per game")
+    print(f"  {out / 'games'}/  {replay_line(site)}")
+
+
+def replay_line(site: SiteReport) -> str:
+    """What the replays folder holds, in words: how many replays and their average size, or why
+    there are none yet."""
+    if not site.stored:
+        return "no replays: no game is stored yet (index.html says so until the first games)"
+    waiting = site.stored - site.games
+    later = f"; {waiting} wait until every seating of their deal is played" if waiting else ""
+    if not site.games:
+        return f"no replays yet: all {waiting} wait until every seating of their deal is played"
+    return f"{site.games} replays, {site.bytes_per_game / 1024:.1f} KiB of data each on average{later}"

@@ -1,5 +1,6 @@
-"""The live page's web app: the page, its shared files, the current view as JSON, and a stream of
-server-sent events that pushes the view whenever it changes."""
+"""The live page's web app: the page, its shared files, the current view as JSON, a stream of
+server-sent events that pushes the view whenever it changes, and the replay of each finished game
+whose deal every seating has played (``/games/<id>.html``, as on the published site)."""
 
 from __future__ import annotations
 
@@ -42,8 +43,9 @@ def create_app(watch: Watch, interval: float = 0.5, stopping: Callable[[], bool]
         name: (resources.files(package).joinpath("static", name).read_bytes(), kind)
         for name, (package, kind) in ASSETS.items()
     }
+    by_key = {key: viewer_of(game) for key, game in games().items()}
     viewers = [viewer_of(get_game(name)) for name in sorted({g.name for g in games().values()})]
-    for viewer in viewers:
+    for viewer in by_key.values():
         for name, text in viewer.files.items():
             assets[name] = (text.encode(), "text/css" if name.endswith(".css") else "text/javascript")
     templates = Environment(loader=PackageLoader("arena.live", "templates"), autoescape=select_autoescape(default=True))
@@ -62,6 +64,17 @@ def create_app(watch: Watch, interval: float = 0.5, stopping: Callable[[], bool]
         if found is None:
             return Response("not found", status_code=404, media_type="text/plain")
         return Response(found[0], media_type=found[1], headers=_HEADERS)
+
+    async def replay(request: Request) -> Response:
+        name = str(request.path_params["name"])
+        stem, _, kind = name.rpartition(".")
+        found = await anyio.to_thread.run_sync(watch.replay, stem, by_key) if kind in ("html", "js") else None
+        if found is None:
+            return Response("no replay of this game (yet): it is published once every seating of its deal is "
+                            "played", status_code=404, media_type="text/plain")
+        if kind == "html":
+            return HTMLResponse(found[0], headers=_HEADERS)
+        return Response(found[1], media_type="text/javascript", headers=_HEADERS)
 
     async def state(request: Request) -> Response:
         return JSONResponse(await anyio.to_thread.run_sync(watch.snapshot), headers=_HEADERS)
@@ -90,4 +103,6 @@ def create_app(watch: Watch, interval: float = 0.5, stopping: Callable[[], bool]
         Route("/state", state),
         Route("/events", events),
         Route("/static/{name}", asset),
+        Route("/games/{name}", replay),
+        Route("/favicon.ico", lambda request: Response(status_code=204)),  # a replay page asks for one
     ])

@@ -2,22 +2,28 @@
 
 :meth:`Watch.snapshot` is plain JSON-able data: the tournament's progress, the running standings
 of the stored games, every game in play with its board (rebuilt through the engine from the live
-file's decisions) and its last decisions, and the leaderboard once every scheduled game is stored.
+file's decisions) and its last decisions, the latest finished games as result cards (each with its
+replay once every seating of its deal is played), the runner's status from its heartbeat
+(:mod:`arena.live.heartbeat`), and the leaderboard once every scheduled game is stored.
 """
 
 from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from arena.errors import ArenaError
 from arena.live.files import SUFFIX, LiveGame, live_folder, read_live
+from arena.live.heartbeat import runner_status
 from arena.rating_input import stored_leaderboard
+from arena.site.build import game_summary, replay_files, withheld_replays
 from arena.site.frames import game_private_keys, split_views
-from arena.store.db import Store
+from arena.site.viewers import Viewer
+from arena.store.db import Placement, Store
 from arena.tournament.config import config_from_plain
 from arena.tournament.display import Tally
 from arena.tournament.schedule import build_schedule
@@ -32,6 +38,9 @@ RECENT = 8
 
 #: Bootstrap samples for the final leaderboard on the page (the published one uses more).
 LIVE_SAMPLES = 200
+
+#: How many finished games the page keeps as result cards, the latest first.
+FINISHED = 24
 
 
 @dataclass
@@ -60,6 +69,9 @@ class Watch:
         self._tallied = ""
         self._counted: set[str] = set()
         self._board: tuple[int, list[dict[str, Any]]] | None = None
+        self._finished: list[tuple[float, dict[str, Any]]] = []  # (stored at, result card)
+        self._placements: list[Placement] = []
+        self._config: dict[str, Any] = {}
 
     def snapshot(self) -> dict[str, Any]:
         """Everything the page shows now (see the module docstring)."""
@@ -68,16 +80,19 @@ class Watch:
 
     def _look(self) -> dict[str, Any]:
         view: dict[str, Any] = {"time": time.time(), "tournament": None, "live": [], "standings": [],
-                                "stored": 0, "scheduled": 0, "leaderboard": None, "message": None}
+                                "stored": 0, "scheduled": 0, "leaderboard": None, "message": None,
+                                "finished": [], "runner": None}
         if not self.db.exists():
             view["message"] = "waiting for the tournament to start"
             return view
         try:
-            with Store(self.db) as store:
+            with Store(self.db) as store, store.snapshot():  # progress, standings, cards agree
                 self._read_store(store, view)
         except (ArenaError, LeaderboardError) as exc:
             view["message"] = str(exc)
         view["live"] = self._live_games(view)
+        status = runner_status(live_folder(self.db))
+        view["runner"] = {"state": status.state, "pid": status.pid, "quiet": round(status.quiet)}
         return view
 
     def _read_store(self, store: Store, view: dict[str, Any]) -> None:
@@ -91,9 +106,16 @@ class Watch:
         ids = store.stored_ids(row.name)
         if self._tally is None or self._tallied != row.name:  # a newer tournament took over
             self._tally, self._tallied, self._counted, self._board = Tally(total=scheduled), row.name, set(), None
+            self._finished, self._placements, self._config = [], [], dict(row.config)
         for game_id in sorted(ids - self._counted):
-            self._tally.add(store.game(game_id, row.name).record)
+            game = store.game(game_id, row.name)
+            self._tally.add(game.record)
             self._counted.add(game_id)
+            self._placements.append(game.placement)
+            self._finished.append((game.finished, game_summary(game)))
+        self._finished.sort(key=lambda f: (-f[0], f[1]["id"]))
+        withheld = withheld_replays(row.config, self._placements, str(store.path))
+        view["finished"] = [{**card, "replay": card["id"] not in withheld} for _, card in self._finished[:FINISHED]]
         view.update(tournament=row.name, game=config.game, variant=config.variant,
                     stored=len(ids), scheduled=scheduled, stored_ids=sorted(ids))
         view["standings"] = [
@@ -103,6 +125,23 @@ class Watch:
         ]
         if ids and len(ids) >= scheduled:
             view["leaderboard"] = self._leaderboard(store, row.name, len(ids))
+
+    def replay(self, game_id: str, viewers: Mapping[str, Viewer]) -> tuple[str, str] | None:
+        """The replay page and data script of stored game ``game_id`` (see
+        :func:`arena.site.build.replay_files`), or ``None`` while it is not stored or its deal is
+        still to be played in another seating (its replay would show hidden cards too early)."""
+        with self._lock:
+            if game_id not in self._counted or not self._config:
+                return None
+            withheld = withheld_replays(self._config, self._placements, str(self.db))
+            if game_id in withheld:
+                return None
+            number = 1 + [p.game_id for p in self._placements].index(game_id)
+            try:
+                with Store(self.db) as store:
+                    return replay_files(store.game(game_id, self._tallied), number, self._tallied, viewers)
+            except (ArenaError, LeaderboardError):
+                return None
 
     def _leaderboard(self, store: Store, tournament: str, stored: int) -> list[dict[str, Any]]:
         if self._board is None or self._board[0] != stored:

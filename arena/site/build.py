@@ -24,13 +24,14 @@ from pathlib import Path
 from typing import Any
 
 from arena.rating_input import rated_game, stored_leaderboard
+from arena.record import MatchRecord
 from arena.site.frames import replay_data
 from arena.site.names import file_stem
 from arena.site.pages import render_page
 from arena.site.privacy import public_bots, public_settings
 from arena.site.progress import rating_history
 from arena.site.viewers import Viewer, viewer_of
-from arena.store.db import StoredGame, Store
+from arena.store.db import Placement, StoredGame, Store
 from arena.tournament.config import config_from_plain
 from arena.tournament.schedule import build_schedule
 from engine.core import EngineError
@@ -47,12 +48,14 @@ _GAME_ID = re.compile(r"^[A-Za-z0-9._-]{1,80}$")
 
 @dataclass(frozen=True, slots=True)
 class SiteReport:
-    """What was written: the folder, how many replays, and their data size in bytes."""
+    """What was written: the folder, how many replays, their data size in bytes, and how many
+    games are stored (replays of deals still being played wait: see :func:`withheld_replays`)."""
 
     out: Path
     games: int
     bots: int
     replay_bytes: int
+    stored: int
 
     @property
     def bytes_per_game(self) -> int:
@@ -76,42 +79,68 @@ def build_site(
     settings: RatingSettings = RatingSettings(),
     include_commands: bool = False,
 ) -> SiteReport:
-    """Write the whole site of ``tournament`` (the only one stored when ``None``) into ``out``.
+    """Write the whole site of ``tournament`` (the only one stored when ``None``) into ``out``,
+    from one snapshot of the store (:meth:`Store.snapshot`: a run storing games meanwhile cannot
+    make the pages disagree). With no game stored yet, ``index.html`` says so and the games list
+    is empty.
 
-    Raises :class:`LeaderboardError` when nothing can be rated yet or ``out`` cannot be written,
-    the store's error for an unknown tournament, and :class:`arena.tournament.TournamentError` for
-    a stored game that does not replay.
+    Raises :class:`LeaderboardError` when ``out`` cannot be written, the store's error for an
+    unknown tournament, and :class:`arena.tournament.TournamentError` for a stored game that does
+    not replay.
     """
-    row = store.tournament(tournament)
-    board = private_board(stored_leaderboard(store, row.name, settings), include_commands)
-    everything = store.games(row.name)
-    withheld = _unfinished_deals(row.config, everything, str(store.path))
+    with store.snapshot():
+        row = store.tournament(tournament)
+        everything = store.games(row.name)
+        bots = public_bots(store.bots(row.name), include_commands)
+        board = (
+            private_board(stored_leaderboard(store, row.name, settings, everything), include_commands)
+            if everything
+            else None
+        )
+    withheld = withheld_replays(row.config, [g.placement for g in everything], str(store.path))
     games = [g for g in everything if g.placement.game_id not in withheld]
-    bots = public_bots(store.bots(row.name), include_commands)
     names = sorted({b for g in games for b in g.record.bots} | {b["name"] for b in bots})
     stems = {name: file_stem(name) for name in names}
     try:
         for folder in ("bots", "games", "static"):
             (out / folder).mkdir(parents=True, exist_ok=True)
-        publish(board, out, bot_pages={n: f"bots/{s}.html" for n, s in stems.items()})
+        if board is None:
+            _write(out / "index.html", render_page(
+                "waiting.html.j2", root="", title=f"{row.name}: leaderboard", tournament=row.name, bots=names,
+            ))
+        else:
+            publish(board, out, bot_pages={n: f"bots/{s}.html" for n, s in stems.items()})
         _copy_static(out / "static")
         viewers = _write_viewers(games, out / "static")
         replay_bytes = _write_replays(games, out / "games", row.name, viewers)
         _write(out / "games.html", render_page(
             "games.html.j2", root="", title=f"{row.name}: games",
-            games=[_summary(g, g in games) for g in everything], withheld=len(withheld),
+            games=[game_summary(g, g in games) for g in everything], withheld=len(withheld),
             bots=names, stems=stems, faults=_fault_kinds(games),
         ))
-        history = rating_history([rated_game(g.record) for g in everything])
-        by_name = {b["name"]: b for b in bots}
-        for name in names:
-            _write(out / "bots" / f"{stems[name]}.html", _bot_page(
-                name, by_name.get(name, {"name": name}), board, everything, set(withheld), history, stems,
-                row.name,
-            ))
+        if board is not None:
+            _write_bot_pages(out / "bots", board, everything, bots, set(withheld), stems, row.name)
     except OSError as exc:
         raise LeaderboardError(f"cannot write the site to {out}: {exc.strerror or exc}") from None
-    return SiteReport(out, len(games), len(names), replay_bytes)
+    return SiteReport(out, len(games), len(names), replay_bytes, len(everything))
+
+
+def _write_bot_pages(
+    folder: Path,
+    board: Leaderboard,
+    everything: Sequence[StoredGame],
+    bots: Sequence[Mapping[str, Any]],
+    withheld: set[str],
+    stems: Mapping[str, str],
+    tournament: str,
+) -> None:
+    """A page per bot: its rating over the tournament, head to head, its games."""
+    history = rating_history([rated_game(g.record) for g in everything])
+    by_name = {b["name"]: b for b in bots}
+    for name, stem in stems.items():
+        _write(folder / f"{stem}.html", _bot_page(
+            name, by_name.get(name, {"name": name}), board, everything, withheld, history, stems, tournament,
+        ))
 
 
 def _write(path: Path, text: str) -> None:
@@ -152,38 +181,53 @@ def _write_replays(
     total = 0
     for index, stored in enumerate(games):
         game_id = stored.placement.game_id
-        if not _GAME_ID.match(game_id):
-            raise LeaderboardError(f"game id {game_id!r} cannot be a file name")
-        about = {
-            "tournament": tournament,
-            "table": stored.placement.table,
-            "deal": stored.placement.deal,
-            "rotation": stored.placement.rotation,
-            "number": index + 1,
-        }
-        data = replay_data(stored.record, game_id, about)
-        script = f"ArenaReplay.load({_script_json(data)});\n"
-        (folder / f"{game_id}.js").write_text(script, encoding="utf-8")
-        total += len(script.encode())
-        neighbours = (
+        page, script = replay_files(
+            stored, index + 1, tournament, viewers,
             games[index - 1].placement.game_id if index > 0 else None,
             games[index + 1].placement.game_id if index + 1 < len(games) else None,
         )
-        _write(folder / f"{game_id}.html", render_page(
-            "replay.html.j2", root="../", title=f"{tournament}: game {game_id}", game_id=game_id,
-            previous=neighbours[0], next=neighbours[1],
-            viewer=viewers.get(f"{stored.record.game}@{stored.record.version}"),
-        ))
+        (folder / f"{game_id}.js").write_text(script, encoding="utf-8")
+        total += len(script.encode())
+        _write(folder / f"{game_id}.html", page)
     return total
 
 
-def _unfinished_deals(config: Mapping[str, Any], games: Sequence[StoredGame], source: str) -> set[str]:
-    """The stored games whose deal is still to be played in another seating: their replays would
-    show the deal's hidden cards to bots that have yet to play it, so they wait."""
+def replay_files(
+    stored: StoredGame,
+    number: int,
+    tournament: str,
+    viewers: Mapping[str, Viewer],
+    previous: str | None = None,
+    next_game: str | None = None,
+) -> tuple[str, str]:
+    """Game number ``number``'s replay: its page (``games/<id>.html``, loading its game's viewer
+    from ``viewers`` by game key and ``../static/``) and its data script (``games/<id>.js``)."""
+    game_id = stored.placement.game_id
+    if not _GAME_ID.match(game_id):
+        raise LeaderboardError(f"game id {game_id!r} cannot be a file name")
+    about = {
+        "tournament": tournament,
+        "table": stored.placement.table,
+        "deal": stored.placement.deal,
+        "rotation": stored.placement.rotation,
+        "number": number,
+    }
+    script = f"ArenaReplay.load({_script_json(replay_data(stored.record, game_id, about))});\n"
+    page = render_page(
+        "replay.html.j2", root="../", title=f"{tournament}: game {game_id}", game_id=game_id,
+        previous=previous, next=next_game, viewer=viewers.get(f"{stored.record.game}@{stored.record.version}"),
+    )
+    return page, script
+
+
+def withheld_replays(config: Mapping[str, Any], placements: Sequence[Placement], source: str) -> set[str]:
+    """The ids of the stored games (their ``placements``) whose deal is still to be played in
+    another seating: their replays would show the deal's hidden cards to bots that have yet to
+    play it, so they wait (here and on the live page)."""
     schedule = build_schedule(config_from_plain(config, source=f"{source}: stored config"))
-    stored = {g.placement.game_id for g in games}
+    stored = {p.game_id for p in placements}
     open_deals = {(g.table, g.deal) for g in schedule if g.id not in stored}
-    return {g.placement.game_id for g in games if (g.placement.table, g.placement.deal) in open_deals}
+    return {p.game_id for p in placements if (p.table, p.deal) in open_deals}
 
 
 def _fault_kinds(games: Sequence[StoredGame]) -> list[str]:
@@ -192,11 +236,19 @@ def _fault_kinds(games: Sequence[StoredGame]) -> list[str]:
     ))
 
 
-def _summary(stored: StoredGame, replay: bool = True) -> dict[str, Any]:
+def _seat_fault_kinds(record: MatchRecord, seat: int) -> list[str]:
+    """The kinds of ``seat``'s faults in ``record``, in first-seen order, then ``forfeit`` if it
+    forfeited."""
+    kinds = list(dict.fromkeys(f.kind.value for f in record.faults if f.seat == seat))
+    return kinds + (["forfeit"] if seat in record.forfeited else [])
+
+
+def game_summary(stored: StoredGame, replay: bool = True) -> dict[str, Any]:
     """A games-list row: id, seats with score and place, fault kinds, decisions, and whether its
     replay is published."""
     record = stored.record
     kinds = sorted({f.kind.value for f in record.faults} | ({"forfeit"} if record.forfeited else set()))
+    marks = [(seat, _seat_fault_kinds(record, seat)) for seat in range(len(record.bots))]
     return {
         "id": stored.placement.game_id,
         "table": stored.placement.table,
@@ -205,10 +257,11 @@ def _summary(stored: StoredGame, replay: bool = True) -> dict[str, Any]:
         "game": f"{record.game} {record.variant}",
         "seats": [
             {"bot": bot, "score": score, "rank": rank, "forfeited": seat in record.forfeited,
-             "faults": sum(1 for f in record.faults if f.seat == seat)}
+             "faults": sum(1 for f in record.faults if f.seat == seat), "fault_kinds": marks[seat][1]}
             for seat, (bot, score, rank) in enumerate(zip(record.bots, record.scores, record.ranks))
         ],
         "faults": kinds,
+        "whose": [f"{', '.join(k)}: {record.bots[seat]} (seat {seat})" for seat, k in marks if k],
         "decisions": len(record.decisions),
         "replay": replay,
     }
@@ -226,7 +279,7 @@ def _bot_page(
 ) -> str:
     standing = next((s for s in board.standings if s.bot == name), None)
     meetings = [m for m in board.head_to_head if m.bot == name]
-    played = [_summary(g, g.placement.game_id not in withheld) for g in games if name in g.record.bots]
+    played = [game_summary(g, g.placement.game_id not in withheld) for g in games if name in g.record.bots]
     line = [(count, ratings[name]) for count, ratings in history if name in ratings]
     return render_page(
         "bot.html.j2", root="../", title=f"{tournament}: {name}", name=name, bot=bot,

@@ -11,7 +11,8 @@ import json
 import os
 import sqlite3
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
@@ -172,6 +173,24 @@ class Store:
         tb: TracebackType | None,
     ) -> None:
         self.close()
+
+    @contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """One read transaction: every read inside sees the database as it was at the first of
+        them, whatever another process commits meanwhile (a run in progress keeps storing games).
+        Not for writes; inside another snapshot it is that snapshot."""
+        if self._db.in_transaction:
+            yield
+            return
+        try:
+            self._db.execute("BEGIN DEFERRED")
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{self.path}: cannot read the results database ({exc})") from None
+        try:
+            yield
+        finally:
+            if self._db.in_transaction:
+                self._db.execute("COMMIT")
 
     def schema_version(self) -> int:
         """The schema version of the open file."""

@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 
 from arena.deals import DealSecret, check_commitment
 from arena.live.files import live_folder
+from arena.live.heartbeat import Heartbeat
 from arena.record import MatchRecord
 from arena.store import StoreError
 from arena.store.db import Placement, Store
@@ -145,7 +146,13 @@ def run_tournament(
     :class:`TournamentError` saying how many games are stored.
     """
     abandon = True
-    check = guard or (lambda: None)
+    heartbeat = Heartbeat(live_folder(store.path), config.name)
+    guarded = guard or (lambda: None)
+
+    def check() -> None:
+        heartbeat.beat()
+        guarded()
+
     try:
         check()
         config = keep_stored_seed(store, config)
@@ -256,6 +263,7 @@ def run_tournament(
                 by_id = schedule.by_id()
         abandon = bool(unfinished)
     finally:
+        heartbeat.stop()
         executor.close(abandon)
     summary = RunSummary(len(schedule), already, played, failed,
                          monitor.result() if monitor is not None else None,

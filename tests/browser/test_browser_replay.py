@@ -14,10 +14,11 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-from arena.site.build import SiteReport
+from arena.site.build import SiteReport, build_site
 from arena.store.db import Store
 from chromium import console_errors, requests_made
-from tests.site.site_league import BETA, MARKUP
+from leaderboards.model import RatingSettings
+from tests.site.site_league import BETA, MARKUP, store_league
 
 Published = dict[str, tuple[Path, SiteReport]]
 
@@ -160,3 +161,22 @@ def test_the_games_list_filters_by_bot_and_by_fault(browser: webdriver.Chrome, p
     open_page(browser, next(link))
     browser.find_element(By.ID, "in-games-list").click()
     assert Select(browser.find_element(By.ID, "filter-bot")).first_selected_option.text == BETA
+
+
+def test_the_replay_marks_whose_faults_and_the_forfeited_seat(browser: webdriver.Chrome, tmp_path: Path) -> None:
+    db = store_league(tmp_path, "wongar", "basic", forfeit=True)
+    with Store(db) as store:
+        site = build_site(store, tmp_path / "site", settings=RatingSettings(bootstrap_samples=4))
+    page = first_game(site)
+    with Store(db) as store:
+        record = store.game(page.stem).record
+    seat = record.bots.index("faulty")
+    open_page(browser, page)
+    marks = {int(e.get_attribute("data-seat")): e.text for e in browser.find_elements(By.CSS_SELECTOR, "#players .player-name")}
+    assert marks[seat] == f"seat {seat}: faulty (illegal, crash, forfeit)"
+    assert all("(" not in text for s, text in marks.items() if s != seat)
+    browser.find_element(By.TAG_NAME, "body").send_keys(Keys.END)
+    line = browser.find_element(By.CSS_SELECTOR, f"#result li[data-seat='{seat}']")
+    assert line.get_attribute("data-rank") == "3"
+    assert "(illegal, crash, forfeit)" in line.text and "forfeited: ranked last whatever its score" in line.text
+    assert console_errors(browser) == []

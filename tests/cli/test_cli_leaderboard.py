@@ -148,6 +148,12 @@ def test_a_tournament_with_no_games_yet_says_how_to_play_them(league: Path, tmp_
     assert done.returncode == 2
     assert "has no stored games yet" in done.stderr
     assert "Traceback" not in done.stderr
+    published = arena("publish", "--db", "empty.db", "--out", "site", cwd=tmp_path)
+    assert published.returncode == 0, published.stderr
+    assert "published 0 games" in published.stdout and "no replays: no game is stored yet" in published.stdout
+    index = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    assert 'id="waiting"' in index and "No game of cli-league is stored yet" in index
+    assert 'id="games"' in (tmp_path / "site" / "games.html").read_text(encoding="utf-8")
 
 
 @pytest.mark.slow  # three games of the searching bots, twice through the command line

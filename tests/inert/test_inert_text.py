@@ -88,3 +88,11 @@ def test_log_messages_are_one_inert_line() -> None:
     formatter = InertFormatter("%(levelname)s %(message)s")
     record = logging.LogRecord("arena", logging.WARNING, __file__, 1, "bot said %s", ("\x1b[2J\nforged",), None)
     assert formatter.format(record) == "WARNING bot said \\x1b[2J\\nforged"
+
+
+def test_arena_inert_is_the_leaderboards_text_neutralising_itself() -> None:
+    import arena.inert
+    import leaderboards.inert
+
+    for name in ("terminal", "markdown", "html_templates"):
+        assert getattr(arena.inert, name) is getattr(leaderboards.inert, name)

@@ -202,11 +202,12 @@ LEAGUE_HTML_BODY = r"""<body>
 
 <h2>Ratings</h2>
 <div class="chart" id="chart" role="img" aria-label="Ratings with 90% intervals">
-  <div class="row" data-bot="Alpha"><span class="label">1. Alpha</span><span class="track"><span class="tick" style="left: 0.0%"></span><span class="tick" style="left: 11.11%"></span><span class="tick" style="left: 22.22%"></span><span class="tick" style="left: 33.33%"></span><span class="tick" style="left: 44.44%"></span><span class="tick" style="left: 55.56%"></span><span class="tick" style="left: 66.67%"></span><span class="tick" style="left: 77.78%"></span><span class="tick" style="left: 88.89%"></span><span class="tick" style="left: 100.0%"></span><span class="bar" style="left: 61.11%; width: 28.480000000000004%"></span><span class="dot" style="left: 73.52%"></span></span></div>
-  <div class="row" data-bot="Beta|x"><span class="label">2. Beta|x</span><span class="track"><span class="tick" style="left: 0.0%"></span><span class="tick" style="left: 11.11%"></span><span class="tick" style="left: 22.22%"></span><span class="tick" style="left: 33.33%"></span><span class="tick" style="left: 44.44%"></span><span class="tick" style="left: 55.56%"></span><span class="tick" style="left: 66.67%"></span><span class="tick" style="left: 77.78%"></span><span class="tick" style="left: 88.89%"></span><span class="tick" style="left: 100.0%"></span><span class="bar" style="left: 0.0%; width: 50.0%"></span><span class="dot" style="left: 38.91%"></span></span></div>
-  <div class="row" data-bot="Gamma"><span class="label">3. Gamma</span><span class="track"><span class="tick" style="left: 0.0%"></span><span class="tick" style="left: 11.11%"></span><span class="tick" style="left: 22.22%"></span><span class="tick" style="left: 33.33%"></span><span class="tick" style="left: 44.44%"></span><span class="tick" style="left: 55.56%"></span><span class="tick" style="left: 66.67%"></span><span class="tick" style="left: 77.78%"></span><span class="tick" style="left: 88.89%"></span><span class="tick" style="left: 100.0%"></span><span class="bar" style="left: 0.02%; width: 99.98%"></span><span class="dot" style="left: 11.11%"></span></span></div>
-  <div class="row axis"><span class="label"></span><span class="track"><span class="tick" style="left: 0.0%">1480</span><span class="tick" style="left: 11.11%">1500</span><span class="tick" style="left: 22.22%">1520</span><span class="tick" style="left: 33.33%">1540</span><span class="tick" style="left: 44.44%">1560</span><span class="tick" style="left: 55.56%">1580</span><span class="tick" style="left: 66.67%">1600</span><span class="tick" style="left: 77.78%">1620</span><span class="tick" style="left: 88.89%">1640</span><span class="tick" style="left: 100.0%">1660</span></span></div>
+  <div class="row" data-bot="Alpha"><span class="label">1. Alpha</span><span class="track"><span class="tick" style="left: 0.0%"></span><span class="tick" style="left: 11.11%"></span><span class="tick" style="left: 22.22%"></span><span class="tick" style="left: 33.33%"></span><span class="tick" style="left: 44.44%"></span><span class="tick" style="left: 55.56%"></span><span class="tick" style="left: 66.67%"></span><span class="tick" style="left: 77.78%"></span><span class="tick" style="left: 88.89%"></span><span class="tick" style="left: 100.0%"></span><span class="bar" style="left: 61.11%; width: 12.41%"></span><span class="bar" style="left: 73.52%; width: 16.07%"></span><span class="dot" style="left: 73.52%"></span></span></div>
+  <div class="row open" data-bot="Beta|x"><span class="label">2. Beta|x</span><span class="track"><span class="tick" style="left: 0.0%"></span><span class="tick" style="left: 11.11%"></span><span class="tick" style="left: 22.22%"></span><span class="tick" style="left: 33.33%"></span><span class="tick" style="left: 44.44%"></span><span class="tick" style="left: 55.56%"></span><span class="tick" style="left: 66.67%"></span><span class="tick" style="left: 77.78%"></span><span class="tick" style="left: 88.89%"></span><span class="tick" style="left: 100.0%"></span><span class="bar open-low" style="left: 0.0%; width: 38.91%"></span><span class="bar" style="left: 38.91%; width: 11.09%"></span><span class="dot" style="left: 38.91%"></span><span class="open-note" style="left: 0">too few games: no lower bound</span></span></div>
+  <div class="row open" data-bot="Gamma"><span class="label">3. Gamma</span><span class="track"><span class="tick" style="left: 0.0%"></span><span class="tick" style="left: 11.11%"></span><span class="tick" style="left: 22.22%"></span><span class="tick" style="left: 33.33%"></span><span class="tick" style="left: 44.44%"></span><span class="tick" style="left: 55.56%"></span><span class="tick" style="left: 66.67%"></span><span class="tick" style="left: 77.78%"></span><span class="tick" style="left: 88.89%"></span><span class="tick" style="left: 100.0%"></span><span class="bar" style="left: 0.02%; width: 11.09%"></span><span class="bar open-high" style="left: 11.11%; width: 88.89%"></span><span class="dot" style="left: 11.11%"></span><span class="open-note" style="right: 0">too few games: no upper bound</span></span></div>
+  <div class="row axis"><span class="label"></span><span class="track"><span class="tick" style="left: 0.0%">1480</span><span class="tick not-on-phone" style="left: 11.11%">1500</span><span class="tick not-on-phone" style="left: 22.22%">1520</span><span class="tick" style="left: 33.33%">1540</span><span class="tick not-on-phone" style="left: 44.44%">1560</span><span class="tick not-on-phone" style="left: 55.56%">1580</span><span class="tick" style="left: 66.67%">1600</span><span class="tick not-on-phone" style="left: 77.78%">1620</span><span class="tick not-on-phone" style="left: 88.89%">1640</span><span class="tick" style="left: 100.0%">1660</span></span></div>
 </div>
+<p class="note" id="open-ends">A dashed bar ending in an arrow is an open interval: too few games to bound that end, so only the prior keeps the rating finite; the table shows it as ∞.</p>
 
 <div class="wide">
 <table id="ratings">
@@ -361,7 +362,7 @@ def axis(board: Leaderboard) -> list[tuple[str, str]]:
     page = render_html(board)
     row = re.search(r'<div class="row axis">(.*)</div>', page)
     assert row is not None
-    return re.findall(r'<span class="tick" style="left: ([0-9.]+)%">([0-9]+)</span>', row.group(1))
+    return re.findall(r'<span class="tick(?: not-on-phone)?" style="left: ([0-9.]+)%">([0-9]+)</span>', row.group(1))
 
 
 def spanning(low: float, high: float) -> Leaderboard:
@@ -390,10 +391,24 @@ def test_chart_ticks_are_round_and_cover_every_interval(low: float, high: float,
     assert float(ticks[0][0]) == 0.0 and float(ticks[-1][0]) == 100.0
 
 
-def test_chart_bar_of_an_unbounded_end_runs_to_the_axis_end() -> None:
+def test_chart_bar_of_an_unbounded_end_is_open_to_the_axis_end_and_marked() -> None:
     page = render_html(league())
-    assert '<span class="bar" style="left: 0.0%; width: 50.0%"></span><span class="dot" style="left: 38.91%">' in page
-    assert '<span class="bar" style="left: 0.02%; width: 99.98%"></span><span class="dot" style="left: 11.11%">' in page
+    assert ('<span class="bar open-low" style="left: 0.0%; width: 38.91%"></span>'
+            '<span class="bar" style="left: 38.91%; width: 11.09%"></span><span class="dot" style="left: 38.91%">'
+            '</span><span class="open-note" style="left: 0">too few games: no lower bound</span>') in page
+    assert ('<span class="bar" style="left: 0.02%; width: 11.09%"></span>'
+            '<span class="bar open-high" style="left: 11.11%; width: 88.89%"></span>') in page
+    assert '<span class="open-note" style="right: 0">too few games: no upper bound</span>' in page
+    assert page.count('<div class="row open"') == 2 and 'id="open-ends"' in page
+    assert "open" not in render_html(pair()).split('id="chart"')[1].split("</div>\n</div>")[0]
+
+
+def test_a_phone_shows_at_most_four_evenly_spaced_axis_labels() -> None:
+    page = render_html(league())
+    row = re.search(r'<div class="row axis">(.*)</div>', page)
+    assert row is not None
+    shown = re.findall(r'<span class="tick" style="left: [0-9.]+%">([0-9]+)</span>', row.group(1))
+    assert shown == ["1480", "1540", "1600", "1660"]
 
 
 def test_json_is_indented_ascii_text_ending_in_a_newline() -> None:

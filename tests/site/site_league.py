@@ -6,6 +6,7 @@ results database."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -46,9 +47,10 @@ bot = "python3 faulty_bot.py --level 3"
 """
 
 
-def store_league(folder: Path, game: str, variant: str, unplayed: int = 0) -> Path:
+def store_league(folder: Path, game: str, variant: str, unplayed: int = 0, forfeit: bool = False) -> Path:
     """``folder/<game>.db`` holding the tournament of :data:`CONFIG` for ``game``, all but its
-    last ``unplayed`` scheduled games."""
+    last ``unplayed`` scheduled games; with ``forfeit``, ``faulty`` crashes after its illegal
+    reply and forfeits every game."""
     toml = folder / f"{game}.toml"
     toml.write_text(CONFIG.format(name=f"{game}-night", game=game, variant=variant, secret=SECRET, beta=BETA))
     (folder / "faulty_bot.py").write_text("raise SystemExit(0)\n")
@@ -59,12 +61,23 @@ def store_league(folder: Path, game: str, variant: str, unplayed: int = 0) -> Pa
             BotRow(b.name, "1.0", ("python3", "-m", "bots.random", "--depth", "4"), f"files-{b.name}")
             for b in config.bots
         ])
-        schedule = build_schedule(config).games
-        for scheduled in schedule[:len(schedule) - unplayed]:
+    play_scheduled(path, game, variant, len(build_schedule(config).games) - unplayed, forfeit)
+    return path
+
+
+def play_scheduled(path: Path, game: str, variant: str, count: int, forfeit: bool = False) -> None:
+    """Play and store the first ``count`` scheduled games of :func:`store_league`'s tournament in
+    ``path`` that are not stored yet."""
+    config = load_config(path.with_suffix(".toml"))
+    with Store(path) as store:
+        stored = store.stored_ids(config.name)
+        for scheduled in build_schedule(config).games[:count]:
+            if scheduled.id in stored:
+                continue
             placement = Placement(scheduled.id, scheduled.generation, scheduled.table,
                                   scheduled.deal, scheduled.rotation)
-            store.add_game(config.name, placement, play(game, variant, scheduled.seed, scheduled.bots))
-    return path
+            record = play(game, variant, scheduled.seed, scheduled.bots)
+            store.add_game(config.name, placement, crash_faulty(record) if forfeit else record)
 
 
 def play(game_name: str, variant: str, seed: int, bots: tuple[str, ...]) -> MatchRecord:
@@ -92,6 +105,17 @@ def play(game_name: str, variant: str, seed: int, bots: tuple[str, ...]) -> Matc
         seed=seed, bots=bots, decisions=tuple(decisions), faults=tuple(faults),
         scores=result.scores, ranks=result.ranks, duration=0.5, detail={"result": result.detail},
     )
+
+
+def crash_faulty(record: MatchRecord) -> MatchRecord:
+    """``record`` with ``faulty`` crashing after its last decision and forfeiting: ranked last,
+    whatever its score."""
+    seat = record.bots.index("faulty")
+    others = [record.scores[s] for s in range(record.players) if s != seat]
+    ranks = tuple(record.players if s == seat else 1 + sum(o > record.scores[s] for o in others)
+                  for s in range(record.players))
+    crash = Fault(seat, FaultKind.CRASH, len(record.decisions), "exited with status 1")
+    return replace(record, faults=record.faults + (crash,), forfeited=(seat,), ranks=ranks)
 
 
 _published: dict[str, tuple[Path, SiteReport]] = {}

@@ -13,12 +13,13 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli.app import app
+from arena.cli.leaderboard import replay_line
 from arena.site.build import SiteReport, build_site
 from arena.site.frames import diff
 from arena.store.db import Store
 from engine.registry import get_game
 from leaderboards.model import RatingSettings
-from tests.site.site_league import MARKUP, SECRET, store_league
+from tests.site.site_league import MARKUP, SECRET, play_scheduled, store_league
 
 
 class Links(HTMLParser):
@@ -161,7 +162,8 @@ def test_replays_wait_until_every_seating_of_their_deal_is_played(tmp_path: Path
     with Store(db) as store:
         site = build_site(store, tmp_path / "site", settings=RatingSettings(bootstrap_samples=4))
         stored = store.games()
-    assert len(stored) == 2 and site.games == 0
+    assert len(stored) == 2 and site.games == 0 and site.stored == 2
+    assert replay_line(site) == "no replays yet: all 2 wait until every seating of their deal is played"
     assert list((site.out / "games").iterdir()) == []
     page = (site.out / "games.html").read_text(encoding="utf-8")
     assert len(links(site.out / "games.html").rows) == 2 and 'id="withheld"' in page
@@ -183,3 +185,41 @@ def test_the_leaderboard_command_hides_env_values_too(form: str, leagues: dict[s
     assert result.exit_code == 0, result.output
     assert SECRET not in result.output and "faulty_bot.py" not in result.output
     assert "API_TOKEN" in result.output.replace("\\_", "_")  # Markdown escapes the underscore
+
+
+def test_games_list_says_whose_fault_and_marks_a_forfeited_seat(tmp_path: Path) -> None:
+    db = store_league(tmp_path, "wongar", "basic", forfeit=True)
+    with Store(db) as store:
+        build_site(store, tmp_path / "site", settings=RatingSettings(bootstrap_samples=4))
+        games = store.games()
+    page = (tmp_path / "site" / "games.html").read_text(encoding="utf-8")
+    for stored in games:
+        seat = stored.record.bots.index("faulty")
+        assert f'<span class="fault-whose">illegal, crash, forfeit: faulty (seat {seat})</span>' in page
+    seats = re.findall(r'faulty</a> -?\d+ \((\d+), <span class="seat-faults">([^<]*)</span>\)', page)
+    assert seats == [("3", "illegal, crash, forfeit")] * len(games)
+
+
+def test_a_snapshot_reads_the_store_as_it_was_at_its_first_read(tmp_path: Path) -> None:
+    db = store_league(tmp_path, "waroong", "street-vendor", unplayed=1)
+    with Store(db) as store:
+        with store.snapshot():
+            before = store.games()
+            play_scheduled(db, "waroong", "street-vendor", 3)  # another connection commits a game
+            during = store.games()
+            assert store.stored_ids("waroong-night") == {g.placement.game_id for g in before}
+        after = store.games()
+    assert len(before) == len(during) == 2 and len(after) == 3
+    assert replay_line(SiteReport(tmp_path, 3, 3, 3000, 3)) == "3 replays, 1.0 KiB of data each on average"
+    assert replay_line(SiteReport(tmp_path, 1, 3, 1024, 3)).endswith(
+        "; 2 wait until every seating of their deal is played")
+
+
+def test_a_snapshot_inside_a_snapshot_is_the_same_one(tmp_path: Path) -> None:
+    db = store_league(tmp_path, "waroong", "street-vendor", unplayed=1)
+    with Store(db) as store, store.snapshot():
+        store.games()
+        play_scheduled(db, "waroong", "street-vendor", 3)
+        with store.snapshot():
+            assert len(store.games()) == 2
+        assert len(store.games()) == 2  # the inner one did not end the outer

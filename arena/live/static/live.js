@@ -28,6 +28,27 @@
     return card.node;
   }
 
+  // A finished game as a result card: its seats by place with scores and fault marks, and the
+  // link to its replay (or why there is none yet).
+  function resultCard(game) {
+    const seats = game.seats.map((s, seat) => Object.assign({ seat }, s)).sort((a, b) => a.rank - b.rank || a.seat - b.seat);
+    return el("article", { class: "result-card", "data-game": game.id },
+      el("h3", {}, "Game " + (game.table + 1) + "." + (game.deal + 1) + "." + (game.rotation + 1)),
+      el("ol", {}, ...seats.map((s) => el("li", { class: s.rank === 1 ? "winner" : null, "data-seat": s.seat, value: s.rank },
+        s.bot + ": " + s.score, s.fault_kinds.length ? el("span", { class: "seat-faults" }, " (" + s.fault_kinds.join(", ") + ")") : null))),
+      game.replay ? el("a", { class: "watch", href: "games/" + encodeURIComponent(game.id) + ".html" }, "replay")
+        : el("span", { class: "note" }, "replay once every seating of this deal is played"));
+  }
+
+  // What the runner is doing, from its heartbeat; null once the run is over.
+  function runnerLine(view) {
+    const r = view.runner;
+    if (!r || !view.scheduled || view.stored >= view.scheduled) return null;
+    if (r.state === "running") return view.live.length ? "The runner is playing." : "The runner is alive (pid " + r.pid + "), between games.";
+    if (r.state === "unresponsive") return "The runner (pid " + r.pid + ") has not been heard from for " + r.quiet + " s.";
+    return "No runner is playing: " + (view.scheduled - view.stored) + " games are left; resume the tournament to play them.";
+  }
+
   function show(view) {
     document.getElementById("title").textContent = view.tournament ? view.tournament + " — live" : "Arena live";
     const message = document.getElementById("message");
@@ -44,13 +65,27 @@
     const ids = new Set(view.live.map((g) => g.id));
     for (const id of Array.from(cards.keys())) if (!ids.has(id)) { cards.get(id).node.remove(); cards.delete(id); }
     for (const game of view.live) { const node = drawGame(game); if (!node.parentNode) games.append(node); }
-    if (!view.live.length) games.replaceChildren(el("p", { class: "note" }, view.leaderboard ? "The run is over." : "No game in play right now."));
+    const over = view.scheduled > 0 && view.stored >= view.scheduled;
+    if (!view.live.length) games.replaceChildren(el("p", { class: "note" }, over ? "The run is over: all " + view.scheduled + " games are played." : "No game in play right now."));
     else games.querySelectorAll(":scope > p").forEach((p) => p.remove());
+    const runner = document.getElementById("runner");
+    const line = runnerLine(view);
+    runner.hidden = !line;
+    runner.textContent = line || "";
+    runner.dataset.state = view.runner ? view.runner.state : "";
+    const finished = document.getElementById("finished");
+    finished.replaceChildren(...(view.finished.length ? view.finished.map(resultCard) : [el("p", { class: "note" }, "No game has finished yet.")]));
+    document.getElementById("standings-title").textContent = over ? "Final standings" : "Standings so far";
     table(document.getElementById("standings"),
       [["bot", "name"], ["games"], ["wins"], ["average place"], ["average score"], ["faults"]],
       view.standings.map((s) => [[s.bot, "name"], [s.games], [s.wins], [s.average_place.toFixed(2)], [s.average_score.toFixed(1)], [s.faults]]));
+    if (!view.standings.length) {
+      document.getElementById("standings").tBodies[0].append(el("tr", {}, el("td", { colspan: 6, class: "name note", id: "no-games" }, "No games yet.")));
+    }
     const board = document.getElementById("leaderboard-section");
     board.hidden = !view.leaderboard;
+    const top = view.leaderboard && view.leaderboard[0];
+    document.getElementById("final").textContent = top ? "Winner: " + top.bot + " (Elo " + top.elo + ") after " + view.stored + " games." : "";
     if (view.leaderboard) {
       table(document.getElementById("leaderboard"), [["rank"], ["bot", "name"], ["Elo"], ["interval"], ["games"], ["score"], ["faults"]],
         view.leaderboard.map((r) => [[r.rank], [r.bot, "name"], [r.elo], [(r.low === null ? "…" : r.low) + " – " + (r.high === null ? "…" : r.high)],

@@ -118,7 +118,8 @@ window.ArenaReplay = (function () {
       const heading = this.root.querySelector("h1");
       heading.textContent = "Game " + (d.about.number || "") + ": " + d.game + " (" + plain(d.variant) + ")";
       const who = el("p", { class: "note", id: "players" },
-        d.bots.map((bot, s) => "seat " + s + ": " + bot).join(" · "),
+        ...d.bots.flatMap((bot, s) => [s ? " · " : "", el("span", { class: "player-name", "data-seat": s },
+          "seat " + s + ": " + bot, ...this.seatMarks(s))]),
         d.about.table !== undefined ? " · table " + (d.about.table + 1) + ", deal " + (d.about.deal + 1) + ", rotation " + (d.about.rotation + 1) : "");
       const view = el("select", { id: "view", "aria-label": "Whose view" },
         el("option", { value: "" }, "Everything (omniscient)"),
@@ -265,7 +266,17 @@ window.ArenaReplay = (function () {
         el("ul", { class: "standings" }, ...order.map((s) => el("li", { "data-seat": s, "data-score": d.scores[s], "data-rank": d.ranks[s] },
           el("span", { class: "swatch", style: "background:" + COLOURS[s % COLOURS.length] }),
           ordinal(d.ranks[s]) + " " + d.bots[s] + ": ", el("strong", { class: "final-score" }, String(d.scores[s])),
-          d.forfeited.includes(s) ? " (forfeited)" : ""))));
+          ...this.seatMarks(s),
+          d.forfeited.includes(s) ? " — forfeited: ranked last whatever its score" : ""))));
+    }
+
+    // The kinds of seat s's faults, then "forfeit" if it forfeited, as one marked element (none
+    // for a seat without either).
+    seatMarks(s) {
+      const d = this.data;
+      const kinds = [...new Set(d.faults.filter((f) => f[0] === s).map((f) => plain(f[1])))];
+      if (d.forfeited.includes(s)) kinds.push("forfeit");
+      return kinds.length ? [" ", el("span", { class: "seat-faults", "data-kinds": kinds.join(" ") }, "(" + kinds.join(", ") + ")")] : [];
     }
 
     toggle() {
