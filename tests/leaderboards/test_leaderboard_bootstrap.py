@@ -86,14 +86,3 @@ def test_a_small_league_refits_each_distinct_draw_once_and_matches_exact_fits() 
         # a third of an Elo point: the refit tolerance, on so few games, stops this far away
         np.testing.assert_allclose(replicate, exact.theta, atol=2e-3)
 
-
-def test_a_small_league_is_rated_with_a_thousand_replicates_in_well_under_a_second() -> None:
-    """The fixed cost of a published site: 9 games, 1,000 replicates. Measured on the process's
-    own CPU time, which other processes on the machine do not inflate."""
-    import time
-
-    model, blocks = duplicate_games(6, 3)
-    fit = model.fit(prior_sd=5.0)
-    started = time.process_time()
-    bootstrap_thetas(model, fit, blocks, 5.0, 1000, seed=2)
-    assert time.process_time() - started < 0.5
