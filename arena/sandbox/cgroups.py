@@ -20,6 +20,8 @@ from __future__ import annotations
 import itertools
 import os
 import signal
+import subprocess
+import sys
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -42,6 +44,28 @@ KILL_WAIT = 5.0
 
 _names = itertools.count(1)
 _sweep_pending = [True]  # once per process, before its first group
+#: The process whose reaper holds the read end of its pipe, and the write end this process keeps
+#: open until it ends (a forked child starts a reaper of its own).
+_reaper_pipe = [0, -1]
+_reapers: list[subprocess.Popen[bytes]] = []  # kept, so that no finaliser reports them running
+
+
+def _start_reaper() -> None:
+    """Start the reaper of this process's bot groups (:mod:`arena.sandbox.reaper`)."""
+    read_end, write_end = os.pipe()
+    try:
+        reaper = subprocess.Popen(
+            [sys.executable, "-m", "arena.sandbox.reaper", str(os.getpid()), str(read_end)],
+            pass_fds=(read_end,), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL, start_new_session=True,
+        )
+    except OSError:
+        os.close(write_end)  # no reaper: the next referee to start sweeps instead
+        return
+    finally:
+        os.close(read_end)
+    _reapers.append(reaper)
+    _reaper_pipe[:] = [os.getpid(), write_end]
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,17 +159,19 @@ class GroupLimits:
     cpus: frozenset[int]
 
 
-def sweep_orphans(where: Layout) -> int:
-    """Kill and remove the bot groups of referees that are gone; how many groups were removed.
+def sweep_orphans(where: Layout, gone: int | None = None) -> int:
+    """Kill and remove the bot groups of referees that are gone (``gone``: of that referee only,
+    known to be gone); how many groups were removed.
 
     A bot frozen when its referee is killed outright never gets its parent-death signal (it is
-    delivered only on thawing), so each referee clears what dead ones left before making its own.
+    delivered only on thawing): the referee's reaper (:mod:`arena.sandbox.reaper`) removes its
+    groups when it ends, and each referee also clears what dead ones left before making its own.
     """
     removed = 0
     for folder in {base for base in where.bases.values()}:
-        for group in folder.glob("arena-bot-*-*"):
+        for group in folder.glob(f"arena-bot-{'*' if gone is None else gone}-*"):
             referee = int(group.name.split("-")[2])
-            if referee == os.getpid() or Path(f"/proc/{referee}").exists():
+            if gone is None and (referee == os.getpid() or Path(f"/proc/{referee}").exists()):
                 continue
             orphan = BotGroup._adopt(where, group.name)
             if orphan is None:
@@ -187,6 +213,8 @@ class BotGroup:
                 sweep_orphans(where)
             except OSError:
                 pass  # the next referee to start sweeps again
+        if _reaper_pipe[0] != os.getpid():
+            _start_reaper()
         name = f"arena-bot-{os.getpid()}-{next(_names)}"
         folders: dict[str, Path] = {}
         try:
