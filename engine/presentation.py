@@ -48,6 +48,13 @@ class Presentation:
         say (the generic view knows the scores only once the game is over)."""
         return list(state.result().scores) if state.is_over() else []
 
+    def score_breakdown(self, state: State, events: Sequence[WireMap]) -> list[tuple[str, list[int]]]:
+        """Where the final scores came from, as rows of a label in plain words and the points of
+        each seat, whose columns sum to the final scores (``state.result().scores``). ``state`` is
+        the finished match, ``events`` every engine event of it in order, private ones included
+        (the breakdown is shown once the game is over). The generic view has one row."""
+        return [("final score", list(state.result().scores))]
+
     def picture(self, state: State) -> str:
         """The whole position as text for people watching (omniscient)."""
         return state.render()
@@ -58,6 +65,9 @@ class Presentation:
         The script runs after the site's ``replay.js`` and registers its drawing as
         ``ArenaReplay.games[<game name>] = (container, ctx) => ...`` and, optionally, a one-line
         status as ``ArenaReplay.games[<game name> + ":status"] = (view, data, help) => string``.
+        ``ctx.base()`` is the view the page draws from (what every seat saw joined with what one
+        seat saw alone) and ``ctx.before()`` the same seat's view one step earlier, to mark what
+        the last action changed (``null`` at the deal and on the live page).
         It must put text into the page as text only (``textContent``, ``ctx.el``), never markup.
         """
         return None

@@ -9,6 +9,8 @@ the page never has another seat's hidden cards to show. A change is ``[path, val
 scores when they changed (``score``) and the events of the step in the game's own words
 (``ev``: ``[seats, text]``, ``seats`` null when every seat saw it), and the decision log holds
 each action in the game's own words: both from the game's presentation (:mod:`engine.presentation`).
+A finished game also carries where its final scores came from (``breakdown``, see
+:func:`final_breakdown`).
 """
 
 from __future__ import annotations
@@ -21,8 +23,8 @@ from typing import Any
 
 from arena.record import MatchRecord
 from arena.tournament import TournamentError
-from engine.core import EngineError, Game, IllegalAction, MatchConfig
-from engine.presentation import seat_names
+from engine.core import EngineError, Game, IllegalAction, MatchConfig, State
+from engine.presentation import Presentation, seat_names
 from engine.registry import get_game
 
 Change = list[Any]
@@ -118,6 +120,23 @@ def split_views(
 _ABSENT = object()
 
 
+def final_breakdown(presentation: Presentation, state: State) -> list[list[Any]] | None:
+    """``[label, points by seat]`` rows of where the finished ``state``'s final scores came from
+    (:meth:`Presentation.score_breakdown`, given every event of the match), or ``None`` while the
+    game is not over. Rows whose columns do not sum to the final scores, or that do not hold a
+    whole number for every seat, are not shown as a breakdown: the single row of the final scores
+    takes their place."""
+    if not state.is_over():
+        return None
+    scores = list(state.result().scores)
+    rows = [[str(label), list(points)] for label, points in
+            presentation.score_breakdown(state, [event.data for event in state.log])]
+    whole = all(len(points) == len(scores) and all(type(p) is int for p in points) for _, points in rows)
+    if not rows or not whole or [sum(column) for column in zip(*(points for _, points in rows))] != scores:
+        return [[label, points] for label, points in Presentation().score_breakdown(state, [])]
+    return rows
+
+
 def replay_data(
     record: MatchRecord, game_id: str, about: Mapping[str, Any] | None = None, game: Game | None = None
 ) -> dict[str, Any]:
@@ -176,6 +195,7 @@ def replay_data(
     return {
         "id": game_id,
         "game": record.game,
+        "title": game.title,
         "version": record.version,
         "variant": record.variant,
         "knobs": dict(record.knobs),
@@ -186,6 +206,7 @@ def replay_data(
         "faults": [[f.seat, f.kind.value, f.ply, f.detail] for f in record.faults],
         "duration": round(record.duration, 2),
         "complete": state.is_over(),
+        "breakdown": final_breakdown(presentation, state),
         "about": dict(about or {}),
         "log": log,
         "steps": steps,
