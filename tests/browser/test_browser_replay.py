@@ -81,7 +81,11 @@ const panels = Array.from(document.querySelectorAll('#board .player, #board tr[d
   seat: Number(p.dataset.seat),
   lines: Array.from(p.querySelectorAll('.hand, .picks, .kept, .customers')).map((l) => [l.dataset.hidden || null, l.textContent]),
 }));
-const log = Array.from(document.querySelectorAll('#log li[data-seat]')).map((li) => [Number(li.dataset.seat), li.textContent, li.querySelectorAll('pre.info').length]);
+const steps = arenaViewer.data.steps;
+const log = Array.from(document.querySelectorAll('#log li[data-seat]')).map((li) => [Number(li.dataset.seat),
+  li.querySelector('.what').textContent,
+  (steps[Number(li.dataset.ply) + 1].ev || []).filter(([seats]) => seats === null).map(([, text]) => text).join('; ') || 'decided',
+  li.querySelectorAll('pre.info, .step-events').length]);
 return {panels, log, happened: document.getElementById('happened').textContent};
 """
 
@@ -107,9 +111,9 @@ def test_as_a_seat_shows_nothing_of_other_seats_hidden_cards(
                     assert hidden == "true" and re.fullmatch(r"([a-z ]+: )?\d+ cards? \(hidden\)", text), text
                 else:
                     assert hidden is None and "(hidden)" not in text
-        for who, text, infos in seen["log"]:
-            if who != seat:
-                assert ": decided" in text and infos == 0
+        for who, text, public, details in seen["log"]:
+            if who != seat:  # what every seat saw of another seat's decision, and nothing more
+                assert text == public and details == 0
         assert "seen by" not in seen["happened"]
 
 
