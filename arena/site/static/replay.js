@@ -242,7 +242,14 @@ window.ArenaReplay = (function () {
 
     eventList(step) {
       const events = this.eventsAt(step);
-      return events.length ? el("ul", { class: "step-events" }, ...events.map(([seats, text]) => el("li", { class: seats === null ? null : "private" }, text))) : null;
+      return events.length ? el("ul", { class: "step-events" }, ...events.map((e) => this.eventItem(e))) : null;
+    }
+
+    // One event in the game's words; the omniscient view says who saw a private one.
+    eventItem([seats, text]) {
+      if (seats === null) return el("li", {}, text);
+      const seen = this.seat === null ? " (seen by " + seats.map((s) => seatName(s, this.data.bots)).join(", ") + ")" : "";
+      return el("li", { class: "private" }, text + seen);
     }
 
     faultItem(faults, ply) {
@@ -288,19 +295,11 @@ window.ArenaReplay = (function () {
       if (top < box.scrollTop || top > box.scrollTop + box.clientHeight - current.offsetHeight) box.scrollTop = top - box.clientHeight / 2;
     }
 
-    // The step's events in the game's own words (arena/site/frames.py); the omniscient view says
-    // who saw a private one.
+    // The step's events in the game's own words (arena/site/frames.py).
     showHappened() {
       this.happened.replaceChildren();
       const seat = this.seat;
-      for (const [seats, text] of this.eventsAt(this.index)) {
-        if (seats === null) {
-          this.happened.append(el("li", {}, text));
-        } else {
-          const seen = seat === null ? " (seen by " + seats.map((s) => seatName(s, this.data.bots)).join(", ") + ")" : "";
-          this.happened.append(el("li", { class: "private" }, text + seen));
-        }
-      }
+      this.happened.append(...this.eventsAt(this.index).map((e) => this.eventItem(e)));
       if (!this.happened.children.length) {
         const none = this.index === 0 ? "The deal." : seat === null ? "No event at this step." : "Nothing that this seat saw.";
         this.happened.append(el("li", { class: "note" }, none));
