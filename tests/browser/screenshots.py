@@ -23,7 +23,7 @@ from chromium import chromium
 
 REPO = Path(__file__).resolve().parents[2]
 OUT = REPO / "docs" / "images"
-SIZES = {"desktop": (1100, 820), "phone": (390, 844)}
+SIZES = {"desktop": (1366, 900), "phone": (390, 844)}
 #: Where in each game to look: a step part-way through, seen as everything or as one seat.
 MOMENTS = {"wongar": "step=70", "waroong": "seat=1&step=60"}
 
