@@ -188,6 +188,7 @@ window.ArenaReplay = (function () {
       const moves = { ArrowLeft: this.index - 1, ArrowRight: this.index + 1, Home: 0, End: this.data.steps.length - 1 };
       // A list keeps its own keys, but left and right still step the replay.
       if (e.target instanceof HTMLSelectElement && e.key !== "ArrowLeft" && e.key !== "ArrowRight") return;
+      if (e.target instanceof HTMLInputElement && e.target.type === "checkbox" && e.key === " ") return;
       if (e.key in moves) { e.preventDefault(); this.stop(); this.show(moves[e.key]); }
       else if (e.key === " ") { e.preventDefault(); this.toggle(); }
     }
