@@ -1,13 +1,16 @@
-"""Waroong Wars in words and pictures: the phase in plain words, the running scores (customer
-cards in hand included), and the site's viewer (``viewer.js``, ``viewer.css`` beside this module)."""
+"""Waroong Wars in words and pictures: the phase in plain words, the private events with whose they
+are, the running scores (customer cards in hand included), where the final scores came from, and the
+site's viewer (``viewer.js``, ``viewer.css`` beside this module)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from arena_bot.wire_types import WireMap
 from engine.core import State
 from engine.presentation import Presentation, movers_text, package_text, plain
 
+from .cards import CELEBRITY, CUSTOMER_VALUES
 from .state import WaroongState
 
 #: The phases in plain words (what the seats to move are doing).
@@ -34,6 +37,21 @@ class WaroongPresentation(Presentation):
         if not isinstance(state, WaroongState):
             return super().running_scores(state)
         return [int(s) for s in state.scores()]
+
+    def score_breakdown(self, state: State, events: Sequence[WireMap]) -> list[tuple[str, list[int]]]:
+        """Where the final scores came from: the cooked dishes' points, their sambal and kerupuk
+        supplements, and (Five Stars) the unused customer cards, 1 each, Celebrities 3 each. Rows
+        in which nobody scored are left out; the columns sum to the final scores."""
+        assert isinstance(state, WaroongState), "a Waroong presentation reads Waroong states"
+        dishes = state.rules.dishes
+        rows = [
+            ("dishes cooked", [sum(dishes[d].points for d, _, _ in menus) for menus in state.cooked]),
+            ("sambal and kerupuk supplements", [sum(s + k for _, s, k in menus) for menus in state.cooked]),
+            ("unused customer cards (1 each)",
+             [sum(c * v for i, (c, v) in enumerate(zip(cards, CUSTOMER_VALUES)) if i != CELEBRITY) for cards in state.customers]),
+            ("unused Celebrities (3 each)", [cards[CELEBRITY] * CUSTOMER_VALUES[CELEBRITY] for cards in state.customers]),
+        ]
+        return [(label, points) for label, points in rows if any(points)]
 
     def viewer_script(self) -> str:
         return package_text("engine.waroong", "viewer.js")
