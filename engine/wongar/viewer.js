@@ -173,7 +173,8 @@
     const ends = phaseEnds(ctx, last);
     const g = svg("g", { class: "scorpion-track", "data-last": last });
     g.append(svg("text", { x: 6, y: top, class: "track-title" }, "Scorpion track: space " + o.scorpion.space + " of " + last +
-      ", phase " + o.scorpion.phase + (o.end ? " · end triggered (" + o.end + ")" : "")));
+      ", phase " + o.scorpion.phase));
+    if (o.end) g.append(svg("text", { x: width - 6, y: top + 60, "text-anchor": "end", class: "end-note" }, "end triggered (" + o.end + ")"));
     const gap = 8;
     const size = Math.min(30, (width - 12 - gap * (ends.length - 1)) / last);
     let phase = 0;
