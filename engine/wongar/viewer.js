@@ -95,7 +95,10 @@
     g.append(svg("text", { x: x + 7, y: y + 33, class: "card" + (tookNow ? " taken-now" : "") + (shown.length > 16 ? " long" : "") },
       svg("title", {}, "the face-up territory card"), shown));
     const under = o.scorpions_under[t] ? " · " + o.scorpions_under[t] + " Scorpion" + (o.scorpions_under[t] > 1 ? "s" : "") + " under" : "";
-    g.append(svg("text", { x: x + 7, y: y + 47, class: "stack" }, "stack " + o.stack_sizes[t] + under));
+    const stack = "stack " + o.stack_sizes[t] + under;
+    // a long line is squeezed into the box rather than running out of it
+    g.append(svg("text", { x: x + 7, y: y + 47, class: "stack", textLength: stack.length > 18 ? BOX_W - 14 : null,
+      lengthAdjust: "spacingAndGlyphs" }, svg("title", {}, "face-down cards left in the stack, and Scorpions known to lie at its bottom"), stack));
     // column heads: the piece kinds in words
     KINDS.forEach((kind, k) => {
       g.append(svg("text", { x: x + 30 + CELL * k + CELL / 2, y: y + HEAD_H - 4, "text-anchor": "middle", class: "kind-head", "data-kind": kind },
