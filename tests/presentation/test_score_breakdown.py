@@ -4,33 +4,17 @@ and the rows are the ones the rules score."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
-from arena_bot.wire_types import WireMap
-from engine.core import State
-from engine.registry import get_game
 from engine.waroong.presentation import WaroongPresentation
 from engine.wongar.presentation import WongarPresentation
+from tests.helpers.random_games import played
 
 PRESENTATIONS = {"wongar": WongarPresentation(), "waroong": WaroongPresentation()}
 
 CASES = [(game, variant, players) for game, variants in (("wongar", ("basic", "initiated")),
                                                           ("waroong", ("five-stars", "street-vendor")))
          for variant in variants for players in (3, 4, 5)]
-
-
-def played(game_name: str, variant: str, players: int, seed: int) -> tuple[State, list[WireMap]]:
-    """A game of ``players`` played to the end by seeded random choices, and every event in order."""
-    game = get_game(game_name)
-    state = game.start(game.configure(players, variant), seed)
-    chooser = random.Random(seed)
-    while not state.is_over():
-        for seat in state.to_move():
-            if seat in state.to_move():
-                state.apply_checked(seat, chooser.choice(state.legal_actions(seat)))
-    return state, [event.data for event in state.log]
 
 
 def column_sums(rows: list[tuple[str, list[int]]], players: int) -> list[int]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from engine.presentation import seat_names
 from engine.waroong.presentation import WaroongPresentation
-from tests.presentation.test_score_breakdown import played
+from tests.helpers.random_games import played
 
 NAMES = seat_names(["ann", "bob", "cy", "dan"])
 
