@@ -1,13 +1,16 @@
-"""Waroong Wars in words and pictures: the phase in plain words, the running scores (customer
-cards in hand included), and the site's viewer (``viewer.js``, ``viewer.css`` beside this module)."""
+"""Waroong Wars in words and pictures: the phase in plain words, the private events with whose they
+are, the running scores (customer cards in hand included), where the final scores came from, and the
+site's viewer (``viewer.js``, ``viewer.css`` beside this module)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
+from arena_bot.wire_types import WireMap
 from engine.core import State
-from engine.presentation import Presentation, movers_text, package_text, plain
+from engine.presentation import Presentation, generic_event_text, movers_text, package_text, plain, value_text
 
+from .cards import CELEBRITY, CUSTOMER_VALUES
 from .state import WaroongState
 
 #: The phases in plain words (what the seats to move are doing).
@@ -21,8 +24,40 @@ PHASES: Mapping[str, str] = {
 }
 
 
+#: Events in plain words, by type: ``(event, names) -> text``; a seat's own private events name it.
+EVENTS: Mapping[str, Callable[[WireMap, Sequence[str]], str]] = {
+    "dealt": lambda e, n: f"{_who(e, n)} was dealt {value_text(e.get('hand'))}",
+    "picked": lambda e, n: f"{_who(e, n)} picked {value_text(e.get('grocery'))}",
+    "passed": lambda e, n: f"the hands passed left ({value_text(e.get('left'))} cards each)",
+    "turn": lambda e, n: f"{_who(e, n)} cooks",
+    "cooked": lambda e, n: (f"{_who(e, n)} cooked {value_text(e.get('dish'))} for {value_text(e.get('points'))} points"
+                            + (f" with {value_text(e.get('supplements'))}" if e.get("supplements") else "")
+                            + (f", using {plain(value_text(e.get('boss')))}" if e.get("boss") else "")),
+    "customer-drawn": lambda e, n: f"{_who(e, n)} drew a customer card",
+    "drew": lambda e, n: f"{_who(e, n)} drew the customer card {plain(str(e.get('customer')))}",
+    "kept": lambda e, n: f"{_who(e, n)} kept {value_text(e.get('grocery'))}",
+    "turn-over": lambda e, n: (f"{_who(e, n)} ended the turn" + (", keeping a grocery" if e.get("kept") else "")
+                               + (f", discarding {value_text(e.get('discarded'))}" if e.get("discarded") else "")),
+    "stolen-card": lambda e, n: f"the Thief of {_who(e, n, 'by')} took {value_text(e.get('grocery'))} from {_who(e, n, 'target')}",
+    "charmed-card": lambda e, n: (f"the Charmer of {_who(e, n, 'by')} took the customer card "
+                                  f"{plain(str(e.get('customer')))} from {_who(e, n, 'target')}"),
+    "businesswoman-declined": lambda e, n: f"{_who(e, n)} declined the Businesswoman's offer",
+}
+
+
+def _who(event: WireMap, names: Sequence[str], field: str = "seat") -> str:
+    """The name of the seat in ``field``, or ``a seat`` where the event has none."""
+    seat = event.get(field)
+    return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "a seat"
+
+
 class WaroongPresentation(Presentation):
-    """Waroong Wars' words: the phase says what the seats to move are doing."""
+    """Waroong Wars' words: the phase says what the seats to move are doing; the private events
+    say whose they are."""
+
+    def event_text(self, event: WireMap, names: Sequence[str]) -> str:
+        words = EVENTS.get(str(event.get("type")))
+        return words(event, names) if words else generic_event_text(event, names)
 
     def next_text(self, state: State, names: Sequence[str]) -> str:
         if state.is_over():
@@ -34,6 +69,21 @@ class WaroongPresentation(Presentation):
         if not isinstance(state, WaroongState):
             return super().running_scores(state)
         return [int(s) for s in state.scores()]
+
+    def score_breakdown(self, state: State, events: Sequence[WireMap]) -> list[tuple[str, list[int]]]:
+        """Where the final scores came from: the cooked dishes' points, their sambal and kerupuk
+        supplements, and (Five Stars) the unused customer cards, 1 each, Celebrities 3 each. Rows
+        in which nobody scored are left out; the columns sum to the final scores."""
+        assert isinstance(state, WaroongState), "a Waroong presentation reads Waroong states"
+        dishes = state.rules.dishes
+        rows = [
+            ("dishes cooked", [sum(dishes[d].points for d, _, _ in menus) for menus in state.cooked]),
+            ("sambal and kerupuk supplements", [sum(s + k for _, s, k in menus) for menus in state.cooked]),
+            ("unused customer cards (1 each)",
+             [sum(c * v for i, (c, v) in enumerate(zip(cards, CUSTOMER_VALUES)) if i != CELEBRITY) for cards in state.customers]),
+            ("unused Celebrities (3 each)", [cards[CELEBRITY] * CUSTOMER_VALUES[CELEBRITY] for cards in state.customers]),
+        ]
+        return [(label, points) for label, points in rows if any(points)]
 
     def viewer_script(self) -> str:
         return package_text("engine.waroong", "viewer.js")

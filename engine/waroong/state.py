@@ -379,7 +379,7 @@ class WaroongState(State):
                 self.offers = []
                 self._start_turn(seat)
             else:
-                self.note({"type": "businesswoman-declined"}, seat)
+                self.note({"type": "businesswoman-declined", "seat": seat}, seat)
                 self.offers.pop(0)
                 if not self.offers:
                     self._start_turn(self.offer_for)
@@ -559,7 +559,7 @@ class WaroongState(State):
                 hand[self.groceries.pop()] += 1
         self.note({"type": "shopping", "round": self.rounds, "hand_size": size})
         for seat in range(n):
-            self.note({"type": "dealt", "hand": expand_names(self.hands[seat])}, seat)
+            self.note({"type": "dealt", "seat": seat, "hand": expand_names(self.hands[seat])}, seat)
         if size:
             self.phase = DRAFT
             self.pending = [NO_CARD] * n
@@ -575,7 +575,7 @@ class WaroongState(State):
             k = self.pending[s]
             self.hands[s][k] -= 1
             self.picks[s][k] += 1
-            self.note({"type": "picked", "grocery": GROCERIES[k]}, s)
+            self.note({"type": "picked", "seat": s, "grocery": GROCERIES[k]}, s)
         self.hands = [self.hands[(s - 1) % n] for s in range(n)]
         self.pending = [NO_CARD] * n
         left = sum(self.hands[0])
@@ -686,7 +686,7 @@ class WaroongState(State):
             card = self.customer_deck.pop()
             self.customers[seat][card] += 1
             self.note({"type": "customer-drawn", "seat": seat})
-            self.note({"type": "drew", "customer": CUSTOMERS[card]}, seat)
+            self.note({"type": "drew", "seat": seat, "customer": CUSTOMERS[card]}, seat)
         self.open_menu()
         if not self.menus and not self.row:
             self._finish()
@@ -697,7 +697,7 @@ class WaroongState(State):
         if keep >= 0:
             have[keep] -= 1
             self.kept[seat] = keep
-            self.note({"type": "kept", "grocery": GROCERIES[keep]}, seat)
+            self.note({"type": "kept", "seat": seat, "grocery": GROCERIES[keep]}, seat)
         thrown = expand_names(have)
         for kind, count in enumerate(have):
             self.discards[kind] += count
