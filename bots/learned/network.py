@@ -145,13 +145,15 @@ def save_network(path: Path, network: Network) -> None:
 def load_network(path: Path) -> Network:
     """The network in the policy file ``path``; raises :class:`PolicyFileError` naming the file
     and what is wrong (missing, not an ``.npz``, another format, missing or ill-shaped entries)."""
+    if not path.is_file():
+        raise PolicyFileError(f"policy file {path} does not exist")
     try:
+        if not zipfile.is_zipfile(path):
+            raise ValueError("not a zip archive")
         with np.load(path, allow_pickle=False) as data:
             entries = {name: data[name] for name in data.files}
-    except FileNotFoundError:
-        raise PolicyFileError(f"policy file {path} does not exist") from None
     except (OSError, ValueError, zipfile.BadZipFile) as exc:
-        raise PolicyFileError(f"policy file {path} is not a numpy .npz file: {exc}") from None
+        raise PolicyFileError(f"policy file {path} is not a numpy .npz file ({exc})") from None
     try:
         return _network_from(entries)
     except PolicyFileError as exc:
