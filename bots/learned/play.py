@@ -48,6 +48,12 @@ def draw(probabilities: NDArray[np.floating[Any]], rng: random.Random) -> int:
 def serve_vector_policy(name: str, version: str, policy_for: Callable[[Match], VectorPolicy]) -> int:
     """Play until the referee says bye with ``policy_for(match)`` in each match; the exit status.
     ``policy_for`` may raise :class:`arena_bot.sdk.BotExit` to refuse a match (one line, status 1)."""
+    return serve(name, version, vector_bot(policy_for))
+
+
+def vector_bot(policy_for: Callable[[Match], VectorPolicy]) -> Callable[[Match], Policy]:
+    """The bot's ``choose`` for each match: the observation encoded, the mask made from ``legal``,
+    the match's vector policy asked; :class:`arena_bot.sdk.BotExit` if it answers an illegal action."""
 
     def match_policy(match: Match) -> Policy:
         encoder = match.game.encoder(match.config)
@@ -64,4 +70,4 @@ def serve_vector_policy(name: str, version: str, policy_for: Callable[[Match], V
 
         return choose
 
-    return serve(name, version, match_policy)
+    return match_policy

@@ -14,6 +14,7 @@ from types import ModuleType
 
 import numpy as np
 import pytest
+from numpy.typing import NDArray
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -27,7 +28,9 @@ from bots.learned.network import (
     masked_softmax,
     save_network,
 )
-from bots.learned.play import draw, softmax_policy
+from arena_bot.sdk import BotExit, Clock
+from bots.learned.play import VectorPolicy, draw, softmax_policy, vector_bot
+from bots.shared.match import Match
 from engine.registry import get_game
 
 ROOT = Path(__file__).parents[2]
@@ -175,6 +178,30 @@ def test_the_trained_policy_picks_legal_actions_in_every_seat_of_seeded_games() 
             state.apply(seat, action)
             decisions += 1
     assert decisions > 200
+
+
+def test_the_bot_answers_from_the_encoded_observation_and_refuses_a_policy_answering_illegally() -> None:
+    state = GAME.start(CONFIG, 7)
+    seat = state.to_move()[0]
+    seen: list[tuple[list[float], list[int]]] = []
+
+    def lowest_legal(match: Match) -> VectorPolicy:
+        def decide(vector: NDArray[np.float32], mask: NDArray[np.int8]) -> int:
+            seen.append((vector.tolist(), mask.tolist()))
+            return int(np.flatnonzero(mask)[0])
+        return decide
+
+    match = Match(GAME, CONFIG, seat, random.Random(1))
+    choose = vector_bot(lowest_legal)(match)
+    legal = tuple(state.legal_actions(seat))
+    assert choose(state.observation(seat), legal, Clock(1.0, 0.0, 0.0)) == legal[0]
+    ((vector, mask),) = seen
+    assert vector == pytest.approx(GAME.encoder(CONFIG).encode(state.observation(seat)))
+    assert [i for i, m in enumerate(mask) if m] == list(legal) and len(mask) == 91
+    illegal = next(a for a in range(91) if a not in legal)
+    refusing = vector_bot(lambda match: lambda vector, mask: illegal)(match)
+    with pytest.raises(BotExit, match=f"^the policy chose action {illegal}, which is not legal now$"):
+        refusing(state.observation(seat), legal, Clock(1.0, 0.0, 0.0))
 
 
 def test_a_draw_never_lands_on_a_probability_of_zero() -> None:
