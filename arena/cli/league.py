@@ -243,7 +243,7 @@ def token_command(name: NameArg, db: DbOpt = DEFAULT_DB, league_name: LeagueOpt 
         token = owner_token(store, row.name, name)
         folder = owner_folder(store, row.name, name)
     print(token)
-    say(f"owner folder: {folder}", err=True)
+    say(f"owner folder: {folder.resolve()}", err=True)
 
 
 def _watching(row: LeagueRow, folder: Path | None) -> LeagueRow:

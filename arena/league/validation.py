@@ -67,7 +67,7 @@ def validate(row: LeagueRow, entry: BotEntry, log_dir: Path) -> Verdict:
     seed = secrets.randbits(63)
     check = check_bot(spec, game, setup, seed=seed, matches=1, time_control=config.time_control,
                       clock=config.clock, log_dir=log_dir)
-    lines = [f"bot check: {check.matches} match, {check.decisions} decisions answered"]
+    lines = [f"bot check: matches played {check.matches}, decisions answered {check.decisions}"]
     lines += [f"  breach: {b.what}\n  fix: {b.fix}" for b in check.breaches]
     if not check.passed:
         first = check.breaches[0].what if check.breaches else "the bot answered no decision"
