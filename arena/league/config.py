@@ -101,6 +101,9 @@ def load_league_config(path: Path) -> LeagueConfig:
                                                           path.resolve().parent)
     template = parse_config(raw, source=str(path), base=path.resolve().parent)
     template.match_config()  # the game accepts the setup
+    if intake is not None and not template.sandbox:
+        raise LeagueError(f"{path}: submissions: a league that plays unsandboxed takes no "
+                          "submissions (submitted bots are strangers' programs)")
     for entry in template.bots:
         check_bot_name(entry.name)
         if entry.remote:

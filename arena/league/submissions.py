@@ -118,6 +118,9 @@ def intake(store: Store, row: LeagueRow, guard: Callable[[], None],
     every owner's fault report. ``guard`` is called before every write. :class:`LeagueError`
     if a settled submission needs the sandbox and this machine has none (nothing is decided)."""
     if row.submissions is not None:
+        if row.template.get("sandbox") is False:
+            raise LeagueError(f"league {row.name!r} plays unsandboxed, so it takes no "
+                              "submissions (submitted bots are strangers' programs)")
         root = Path(row.submissions.folder)
         folders = sorted(p for p in root.iterdir() if p.is_dir()) if root.is_dir() else []
         for folder in folders:

@@ -165,6 +165,8 @@ def test_the_submissions_settings_are_checked(tmp_path: Path) -> None:
          "submissions.settle_seconds: expected a number of at least 0, got -1"),
         ('[submissions]\nfolder = "u"\nwatch = 1\n', "submissions.watch: unknown setting"),
         ('submissions = "u"\n', "submissions: expected a table, got 'u'"),
+        ('sandbox = false\n' + INTAKE.format(settle=1),
+         "submissions: a league that plays unsandboxed takes no submissions"),
     ]:
         path.write_text(CONFIG.format(intake=table))
         with pytest.raises(LeagueError, match=message.replace("(", r"\(").replace(")", r"\)")):
