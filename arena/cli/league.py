@@ -28,7 +28,7 @@ from arena.league.config import SETTLE_SECONDS, Intake, LeagueError, label, load
 from arena.league.fit import PROVISIONAL_SD, league_games, league_outcomes
 from arena.league.owners import owner_folder, owner_token
 from arena.league.run import play_league
-from arena.league.submissions import SEEN, intake, submissions
+from arena.league.submissions import SEEN, Submission, intake, submissions
 from arena.rating_input import rated_game
 from arena.site.build import private_board
 from arena.store.db import Store
@@ -256,7 +256,8 @@ def _watching(row: LeagueRow, folder: Path | None) -> LeagueRow:
 
 @league_app.command("status")
 def status_command(db: DbOpt = DEFAULT_DB, league_name: LeagueOpt = None) -> None:
-    """The league's tables and games, and every version with its tables and latest rating.
+    """The league's tables and games, every version with its tables and latest rating, and the
+    latest look at each submitted bot (waiting to settle, accepted, or refused and why).
 
     \b
     Examples:
@@ -269,6 +270,7 @@ def status_command(db: DbOpt = DEFAULT_DB, league_name: LeagueOpt = None) -> Non
         games = league_outcomes(store, row.name)
         latest = _latest(store, row)
         whole = sum(len(store.stored_ids(t.tournament)) >= len(t.seats) for t in decided)
+        looks = submissions(store, row.name)
     say(f"league {row.name}: {row.template['game']}, {row.table_size} seats, "
         f"{row.template['time_control']}; {len(decided)} tables ({whole} whole), "
         f"{len(games)} games")
@@ -281,6 +283,17 @@ def status_command(db: DbOpt = DEFAULT_DB, league_name: LeagueOpt = None) -> Non
                       "" if rating is None else f"{rating[0]:.0f}",
                       "" if rating is None else _error(rating[1]))
     console.print(table)
+    for look in _latest_looks(looks):
+        say(f"submission {look.bot}: " + (
+            "waiting to settle" if look.state == SEEN else
+            f"accepted as {look.bot}@{look.version}" if look.reason is None else
+            f"refused: {look.reason}"))
+
+
+def _latest_looks(looks: list[Submission]) -> list[Submission]:
+    """The latest look at each submitted name, by name."""
+    latest = {look.bot: look for look in sorted(looks, key=lambda s: s.seen)}
+    return [latest[bot] for bot in sorted(latest)]
 
 
 @league_app.command("ladder")

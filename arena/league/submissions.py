@@ -122,7 +122,10 @@ def intake(store: Store, row: LeagueRow, guard: Callable[[], None],
             raise LeagueError(f"league {row.name!r} plays unsandboxed, so it takes no "
                               "submissions (submitted bots are strangers' programs)")
         root = Path(row.submissions.folder)
-        folders = sorted(p for p in root.iterdir() if p.is_dir()) if root.is_dir() else []
+        try:
+            folders = sorted(p for p in root.iterdir() if p.is_dir()) if root.is_dir() else []
+        except OSError as exc:
+            raise LeagueError(f"cannot read the submissions folder {root}: {exc.strerror}") from None
         for folder in folders:
             if not folder.name.startswith("."):
                 _look(store, row, folder, guard, say)
@@ -194,8 +197,7 @@ def _take(store: Store, row: LeagueRow, folder: Path, content: str, guard: Calla
                      log_folder=str(owner / "games"))
     problem = _unfit(entry, copy)
     if problem is not None:
-        _decide(store, row, name, content, None, problem, "")
-        say(f"submission {name}: refused: {problem}")
+        _refuse(store, row, name, content, problem, "", copy, say)
         return
     refused = refusal([replace(entry.spec(), trusted=False)])
     if refused is not None:
@@ -208,14 +210,21 @@ def _take(store: Store, row: LeagueRow, folder: Path, content: str, guard: Calla
         return
     guard()
     if verdict.reason is not None:
-        _decide(store, row, name, content, None, verdict.reason, verdict.report)
-        say(f"submission {name}: refused: {verdict.reason}")
+        _refuse(store, row, name, content, verdict.reason, verdict.report, copy, say)
         return
     stored = replace(entry, log_folder=None)
     known = any(e.bot == name for e in entrants(store, row.name))
     key = (update_entrant if known else add_entrant)(store, row, stored)
     _decide(store, row, name, content, key[1], None, verdict.report)
     say(f"submission {name}: accepted as {label(key)}")
+
+
+def _refuse(store: Store, row: LeagueRow, name: str, content: str, reason: str, report: str,
+            copy: Path, say: Callable[[str], None]) -> None:
+    """Store the refusal of a taken copy, and remove the copy (it is never played)."""
+    _decide(store, row, name, content, None, reason, report)
+    shutil.rmtree(copy, ignore_errors=True)
+    say(f"submission {name}: refused: {reason}")
 
 
 def _unfit(entry: BotEntry, copy: Path) -> str | None:

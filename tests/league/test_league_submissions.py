@@ -103,6 +103,10 @@ def test_a_folder_is_taken_only_when_two_looks_see_the_same_content(tmp_path: Pa
     assert look(db) == ["submission alice: refused: no bot.toml manifest in the submitted folder"]
     assert states(db) == [("alice", REFUSED, "no bot.toml manifest in the submitted folder")]
     assert look(db) == [], "content decided once is not taken again"
+    assert not list((db.parent / "l.db.submitted" / "dice" / "alice").iterdir()), "copy removed"
+    code, out = arena("league", "status", "--db", str(db))
+    assert code == 0 and out.endswith(
+        "submission alice: refused: no bot.toml manifest in the submitted folder")
     with Store(db) as store:
         assert [v.bot for v in entrants(store, "dice")] == ["r1", "r2"], "never an entrant"
         (token,) = store.rows("SELECT token FROM league_owners WHERE bot = 'alice'")
