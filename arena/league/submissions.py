@@ -182,6 +182,12 @@ def _take(store: Store, row: LeagueRow, folder: Path, content: str, guard: Calla
     guard()
     owner = owner_folder(store, row.name, name)
     copy = submitted_root(store.path) / row.name / name / content[:16]
+    added = [v for v in entrants(store, row.name)
+             if v.bot == name and v.entry.bot == str(copy / MANIFEST)]
+    if added:  # accepted by a run stopped before it stored the verdict
+        _decide(store, row, name, content, added[0].version, None, "")
+        say(f"submission {name}: accepted as {label(added[0].key)}")
+        return
     for parent in (copy.parents[2], copy.parents[1], copy.parent):
         parent.mkdir(mode=0o711, exist_ok=True)
     try:

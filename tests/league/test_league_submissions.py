@@ -12,18 +12,22 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli.app import app
-from arena.league.book import entrants, league
+from arena.league.book import add_entrant, entrants, league
 from arena.league.config import LeagueError, load_league_config, table_config
 from arena.league.owners import owners_root
 from arena.league.submissions import (
+    ACCEPTED,
+    MANIFEST,
     REFUSED,
     SEEN,
     Unfit,
     folder_hash,
     intake,
     submissions,
+    submitted_root,
 )
 from arena.store.db import Store
+from arena.tournament.config import BotEntry
 
 runner = CliRunner()
 
@@ -209,3 +213,19 @@ def test_token_makes_an_owner_folder_that_receives_the_owned_entrants_game_outpu
     specs = [bot.spec() for bot in config.bots]
     assert [s.log_dir for s in specs] == [owners_root(db) / token / "games", None]
     assert "log_folder" not in str(config.to_plain()), "never stored with the table"
+
+
+def test_a_version_added_by_a_run_stopped_before_its_verdict_is_not_added_twice(
+        tmp_path: Path) -> None:
+    db = make_league(tmp_path)
+    alice = tmp_path / "uploads" / "alice"
+    alice.mkdir()
+    (alice / "bot.toml").write_text('name = "alice"\ncommand = "python3 bot.py"\n')
+    look(db)
+    copy = submitted_root(db) / "dice" / "alice" / folder_hash(alice)[:16]
+    with Store(db) as store:
+        add_entrant(store, league(store, None), BotEntry("alice", str(copy / MANIFEST)))
+    assert look(db) == ["submission alice: accepted as alice@1"]
+    assert [s for _, s, _ in states(db)] == [ACCEPTED]
+    with Store(db) as store:
+        assert [v.key for v in entrants(store, "dice")] == [("r1", 1), ("r2", 1), ("alice", 1)]
