@@ -188,8 +188,11 @@ def _take(store: Store, row: LeagueRow, folder: Path, content: str, guard: Calla
         _decide(store, row, name, content, added[0].version, None, "")
         say(f"submission {name}: accepted as {label(added[0].key)}")
         return
-    for parent in (copy.parents[2], copy.parents[1], copy.parent):
-        parent.mkdir(mode=0o711, exist_ok=True)
+    try:
+        for parent in (copy.parents[2], copy.parents[1], copy.parent):
+            parent.mkdir(mode=0o711, exist_ok=True)
+    except OSError as exc:
+        raise LeagueError(f"cannot make {parent}: {exc.strerror}") from None
     try:
         copied = copy_submission(folder, copy)
     except (Unsettled, Unfit):
