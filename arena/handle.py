@@ -190,7 +190,8 @@ class BotHandle:
         server_key = self.hub.server_key(self.peer)
         if server_key is not None:
             env[ENV_SERVER_KEY] = server_key.decode()
-        log_path = self.log_dir / f"{self.spec.name}-{self.peer.token[:8]}.log"
+        folder = self.spec.log_dir or self.log_dir
+        log_path = folder / f"{self.spec.name}-{self.peer.token[:8]}.log"
         # An ipc:// endpoint is a file path, reachable from an empty network namespace.
         local = self.hub.endpoint.startswith("ipc://")
         self.process = BotProcess(self.spec, env, log_path, isolate_network=local,

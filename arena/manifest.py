@@ -78,7 +78,8 @@ class BotSpec:
     one), extra environment, limits, whether a local bot keeps the network (``network``), and
     whether it may run outside the sandbox (``trusted``: built-in bots and the organiser's own).
     ``files``: absolute paths of more files and folders (inside ``cwd``) the bot may read, besides
-    those its command names."""
+    those its command names. ``log_dir``: where its output is captured (``None``: wherever its
+    launcher keeps logs)."""
 
     name: str
     command: tuple[str, ...]
@@ -89,6 +90,7 @@ class BotSpec:
     network: bool = False
     trusted: bool = False
     files: tuple[Path, ...] = ()
+    log_dir: Path | None = None
 
 
 def builtin_bots() -> list[str]:

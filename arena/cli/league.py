@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, cast
 
@@ -23,9 +24,11 @@ from arena.league.book import (
     tables,
     update_entrant,
 )
-from arena.league.config import LeagueError, label, load_league_config
+from arena.league.config import SETTLE_SECONDS, Intake, LeagueError, label, load_league_config
 from arena.league.fit import PROVISIONAL_SD, league_games, league_outcomes
+from arena.league.owners import owner_folder, owner_token
 from arena.league.run import play_league
+from arena.league.submissions import SEEN, Submission, intake, submissions
 from arena.rating_input import rated_game
 from arena.site.build import private_board
 from arena.store.db import Store
@@ -48,6 +51,9 @@ league_app = typer.Typer(
     "\b\nExamples:\n"
     "  arena league init league.toml --db league.db\n"
     "  arena league run --db league.db -j 2\n"
+    "  arena league run --db league.db --submissions uploads/\n"
+    "  arena league intake --db league.db\n"
+    "  arena league token alice --db league.db\n"
     "  arena league ladder --db league.db",
     no_args_is_help=True,
 )
@@ -62,6 +68,11 @@ BotArg = Annotated[
                    "manifest file.", show_default=False),
 ]
 NodesOpt = Annotated[int | None, typer.Option("--nodes", help="A node budget, given as ARENA_NODES.")]
+SubmissionsOpt = Annotated[
+    Path | None,
+    typer.Option("--submissions", help="The watched submissions folder (instead of the config's).",
+                 show_default=False),
+]
 TrustedOpt = Annotated[
     bool, typer.Option("--trusted", help="The organiser's own bot: it may run unsandboxed.")
 ]
@@ -153,14 +164,18 @@ def run_command(
                                       help="Games of a table in parallel; 0: from the cores.")] = 0,
     count: Annotated[int | None, typer.Option("--tables", min=1,
                                               help="Stop after this many new tables.")] = None,
+    folder: SubmissionsOpt = None,
 ) -> None:
     """Play the league until stopped (Ctrl-C) or for --tables new tables. A table cut short is
-    completed by the next run before any new one.
+    completed by the next run before any new one. Before each new table the submissions folder
+    (the config's [submissions], or --submissions) is looked at: settled new bots and versions are
+    validated and join the league.
 
     \b
     Examples:
       arena league run --db league.db -j 2
       arena league run --db league.db --tables 10
+      arena league run --db league.db --submissions uploads/
     """
     if not db.exists():
         raise fail(f"{db}: no results database here (give --db PATH)")
@@ -171,7 +186,7 @@ def run_command(
 
     with _runner_lock(db) as lock, open_store(db) as store:
         with user_errors():
-            row = league(store, league_name)
+            row = _watching(league(store, league_name), folder)
         try:
             with user_errors(), runner_scratch():
                 summary = play_league(store, row, executor_for, concurrency=jobs, limit=count,
@@ -186,9 +201,63 @@ def run_command(
         (f", {summary.voided} void by a host fault and played again" if summary.voided else ""))
 
 
+@league_app.command("intake")
+def intake_command(db: DbOpt = DEFAULT_DB, league_name: LeagueOpt = None,
+                   folder: SubmissionsOpt = None) -> None:
+    """Look at the submissions folder once, as `arena league run` does before each table: note
+    new content, validate settled content and add it (a new bot or version) or refuse it, and
+    rewrite the owners' fault reports. Refused while a run holds the database.
+
+    \b
+    Examples:
+      arena league intake --db league.db
+      arena league intake --db league.db --submissions uploads/
+    """
+    if not db.exists():
+        raise fail(f"{db}: no results database here (give --db PATH)")
+    with _runner_lock(db) as lock, open_store(db) as store, user_errors():
+        row = _watching(league(store, league_name), folder)
+        if row.submissions is None:
+            raise LeagueError(f"league {row.name!r} watches no submissions folder; give one with "
+                              "--submissions DIR or [submissions] folder in its config")
+        intake(store, row, lock.check, say)
+        waiting = sum(s.state == SEEN for s in submissions(store, row.name))
+    say(f"intake done: {waiting} submission(s) waiting to settle" if waiting else "intake done")
+
+
+@league_app.command("token")
+def token_command(name: NameArg, db: DbOpt = DEFAULT_DB, league_name: LeagueOpt = None) -> None:
+    """Print a bot's owner token and its private folder (its games' output, its faults, its
+    validation verdicts), made the first time it is asked for. Give the folder's contents to the
+    bot's author alone.
+
+    \b
+    Examples:
+      arena league token alice --db league.db
+    """
+    with _existing(db) as store, user_errors():
+        row = league(store, league_name)
+        if not any(v.bot == name for v in entrants(store, row.name)) and not any(
+                s.bot == name for s in submissions(store, row.name)):
+            raise LeagueError(f"league {row.name!r} has no bot {name!r}")
+        token = owner_token(store, row.name, name)
+        folder = owner_folder(store, row.name, name)
+    print(token)
+    say(f"owner folder: {folder.resolve()}", err=True)
+
+
+def _watching(row: LeagueRow, folder: Path | None) -> LeagueRow:
+    """``row`` watching ``folder`` instead of its configured submissions folder, if given."""
+    if folder is None:
+        return row
+    settle = SETTLE_SECONDS if row.submissions is None else row.submissions.settle
+    return replace(row, submissions=Intake(str(folder.resolve()), settle))
+
+
 @league_app.command("status")
 def status_command(db: DbOpt = DEFAULT_DB, league_name: LeagueOpt = None) -> None:
-    """The league's tables and games, and every version with its tables and latest rating.
+    """The league's tables and games, every version with its tables and latest rating, and the
+    latest look at each submitted bot (waiting to settle, accepted, or refused and why).
 
     \b
     Examples:
@@ -201,6 +270,7 @@ def status_command(db: DbOpt = DEFAULT_DB, league_name: LeagueOpt = None) -> Non
         games = league_outcomes(store, row.name)
         latest = _latest(store, row)
         whole = sum(len(store.stored_ids(t.tournament)) >= len(t.seats) for t in decided)
+        looks = submissions(store, row.name)
     say(f"league {row.name}: {row.template['game']}, {row.table_size} seats, "
         f"{row.template['time_control']}; {len(decided)} tables ({whole} whole), "
         f"{len(games)} games")
@@ -213,6 +283,17 @@ def status_command(db: DbOpt = DEFAULT_DB, league_name: LeagueOpt = None) -> Non
                       "" if rating is None else f"{rating[0]:.0f}",
                       "" if rating is None else _error(rating[1]))
     console.print(table)
+    for look in _latest_looks(looks):
+        say(f"submission {look.bot}: " + (
+            "waiting to settle" if look.state == SEEN else
+            f"accepted as {look.bot}@{look.version}" if look.reason is None else
+            f"refused: {look.reason}"))
+
+
+def _latest_looks(looks: list[Submission]) -> list[Submission]:
+    """The latest look at each submitted name, by name."""
+    latest = {look.bot: look for look in sorted(looks, key=lambda s: s.seen)}
+    return [latest[bot] for bot in sorted(latest)]
 
 
 @league_app.command("ladder")

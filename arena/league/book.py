@@ -8,10 +8,17 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
-from arena.league.config import LeagueConfig, LeagueError, check_bot_name, policy_plain
+from arena.league.config import (
+    Intake,
+    LeagueConfig,
+    LeagueError,
+    check_bot_name,
+    policy_plain,
+)
+from arena.league.owners import games_folder
 from arena.league.matchmaking import EntrantKey, Policy
 from arena.store.db import Store
 from arena.tournament.config import BotEntry, config_from_plain
@@ -20,12 +27,14 @@ from arena.tournament.config import BotEntry, config_from_plain
 @dataclass(frozen=True, slots=True)
 class LeagueRow:
     """A stored league: the template of its tables (plain tournament config, without bots), its
-    matchmaking settings and when it was created."""
+    matchmaking settings, when it was created and its submissions folder."""
 
     name: str
     template: dict[str, Any]
     policy: Policy
     created: float
+    #: The watched submissions folder, if any (:mod:`arena.league.submissions`).
+    submissions: Intake | None = None
 
     @property
     def table_size(self) -> int:
@@ -86,7 +95,9 @@ def create_league(store: Store, config: LeagueConfig) -> None:
     with store.write():
         store.execute("INSERT INTO leagues VALUES (?, ?, ?)", (
             config.name,
-            json.dumps({"template": template, "policy": policy_plain(config.policy)}),
+            json.dumps({"template": template, "policy": policy_plain(config.policy),
+                        **({} if config.submissions is None
+                           else {"submissions": asdict(config.submissions)})}),
             now,
         ))
         for entry in config.template.bots:
@@ -110,13 +121,20 @@ def league(store: Store, name: str | None) -> LeagueRow:
             raise LeagueError(f"{store.path}: no league named {name!r}")
         row = found[0]
     plain = json.loads(row[1])
-    return LeagueRow(row[0], plain["template"], Policy(**plain["policy"]), float(row[2]))
+    intake = plain.get("submissions")
+    return LeagueRow(row[0], plain["template"], Policy(**plain["policy"]), float(row[2]),
+                     None if intake is None else Intake(**intake))
 
 
 def entrants(store: Store, league_name: str) -> list[EntrantRow]:
-    """Every version of every bot of the league, in order of arrival."""
+    """Every version of every bot of the league, in order of arrival; the entry of a bot with an
+    owner token keeps its processes' output in its owner's folder (:mod:`arena.league.owners`)."""
+    logs = {bot: str(games_folder(store.path, token))
+            for bot, token in store.rows("SELECT bot, token FROM league_owners WHERE league = ?",
+                                         (league_name,))}
     return [
-        EntrantRow(bot, version, _entry(entry), arrived, added, retired)
+        EntrantRow(bot, version, replace(_entry(entry), log_folder=logs.get(bot)), arrived, added,
+                   retired)
         for bot, version, entry, arrived, added, retired in store.rows(
             "SELECT bot, version, entry, arrived, added, retired FROM league_entrants "
             "WHERE league = ? ORDER BY added, bot, version", (league_name,))

@@ -43,10 +43,42 @@ class LeagueConfig:
 
     template: TournamentConfig
     policy: Policy
+    submissions: Intake | None = None
 
     @property
     def name(self) -> str:
         return self.template.name
+
+
+#: Seconds a submitted folder's content must stay the same before it is taken, by default.
+SETTLE_SECONDS = 10.0
+
+
+@dataclass(frozen=True, slots=True)
+class Intake:
+    """The watched submissions folder (absolute) and how long, in seconds, a submitted folder's
+    content must stay unchanged, across two looks, before it is taken (docs/league.md)."""
+
+    folder: str
+    settle: float = SETTLE_SECONDS
+
+
+def read_intake(raw: Any, source: str, base: Path) -> Intake:
+    """The ``[submissions]`` table (``folder``, relative to ``base``; ``settle_seconds``)."""
+    if not isinstance(raw, dict):
+        raise LeagueError(f"{source}: submissions: expected a table, got {raw!r}")
+    unknown = sorted(set(raw) - {"folder", "settle_seconds"})
+    if unknown:
+        raise LeagueError(f"{source}: submissions.{unknown[0]}: unknown setting (known: folder, "
+                          "settle_seconds)")
+    folder = raw.get("folder")
+    if not isinstance(folder, str) or not folder.strip():
+        raise LeagueError(f"{source}: submissions.folder: expected a folder, got {folder!r}")
+    settle = raw.get("settle_seconds", SETTLE_SECONDS)
+    if isinstance(settle, bool) or not isinstance(settle, (int, float)) or settle < 0:
+        raise LeagueError(f"{source}: submissions.settle_seconds: expected a number of at least "
+                          f"0, got {settle!r}")
+    return Intake(str((base / folder).resolve()), float(settle))
 
 
 def load_league_config(path: Path) -> LeagueConfig:
@@ -64,14 +96,20 @@ def load_league_config(path: Path) -> LeagueConfig:
             raise LeagueError(f"{path}: {key}: not a league setting (the league chooses its "
                               "tables one at a time)")
     policy = read_policy(raw.pop("matchmaking", {}), str(path))
+    submissions = raw.pop("submissions", None)
+    intake = None if submissions is None else read_intake(submissions, str(path),
+                                                          path.resolve().parent)
     template = parse_config(raw, source=str(path), base=path.resolve().parent)
     template.match_config()  # the game accepts the setup
+    if intake is not None and not template.sandbox:
+        raise LeagueError(f"{path}: submissions: a league that plays unsandboxed takes no "
+                          "submissions (submitted bots are strangers' programs)")
     for entry in template.bots:
         check_bot_name(entry.name)
         if entry.remote:
             raise LeagueError(f"{path}: bots: {entry.name!r}: remote entrants are not supported "
                               "in a league")
-    return LeagueConfig(template, policy)
+    return LeagueConfig(template, policy, intake)
 
 
 def read_policy(raw: Any, source: str) -> Policy:
@@ -145,4 +183,7 @@ def table_config(
         table_size=len(seats),
         bots=[{**replace(entry, name=label(key)).to_plain()} for key, entry in seats],
     )
-    return config_from_plain(plain, source=f"league {league!r}, table {number}")
+    config = config_from_plain(plain, source=f"league {league!r}, table {number}")
+    logs = [entry.log_folder for _, entry in seats]  # not stored: where the seats' output goes
+    return replace(config, bots=tuple(replace(bot, log_folder=folder)
+                                      for bot, folder in zip(config.bots, logs, strict=True)))

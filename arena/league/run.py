@@ -34,6 +34,7 @@ from arena.league.book import (
 from arena.league.config import LeagueError, table_config, table_name, table_seed
 from arena.league.fit import LeagueFit, fit_games, league_outcomes
 from arena.league.matchmaking import Entrant, League, Ratings, next_table
+from arena.league.submissions import intake
 from arena.store.db import Store
 from arena.tournament import TournamentError
 from arena.tournament.config import TournamentConfig
@@ -99,6 +100,7 @@ def play_league(
         summary.completed += 1
         say(f"table {table.number} completed: {_seats(table)}")
     while limit is None or summary.tables < limit:
+        intake(store, row, guard, say)
         versions = entrants(store, row.name)
         decided = tables(store, row.name)
         fit = refit(store, row, decided, guard)

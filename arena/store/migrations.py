@@ -192,7 +192,35 @@ def _v6_leagues(db: sqlite3.Connection) -> None:
     )
 
 
+def _v7_league_submissions(db: sqlite3.Connection) -> None:
+    """A league's intake of submitted folders: each content hash of each submitted bot, seen
+    (waiting to settle), accepted (as ``version``) or refused (with its ``reason``); and each
+    entrant's owner token, which names its private folder of logs."""
+    db.execute(
+        """CREATE TABLE league_submissions (
+            league TEXT NOT NULL REFERENCES leagues(name),
+            bot TEXT NOT NULL,
+            hash TEXT NOT NULL,
+            seen REAL NOT NULL,
+            state TEXT NOT NULL,
+            version INTEGER,
+            reason TEXT,
+            decided REAL,
+            PRIMARY KEY (league, bot, hash)
+        )"""
+    )
+    db.execute(
+        """CREATE TABLE league_owners (
+            league TEXT NOT NULL REFERENCES leagues(name),
+            bot TEXT NOT NULL,
+            token TEXT NOT NULL UNIQUE,
+            PRIMARY KEY (league, bot)
+        )"""
+    )
+
+
 MIGRATIONS: tuple[Migration, ...] = (
-    _v1_tables, _v2_seats, _v3_builds, _v4_deal_secrets, _v5_voided, _v6_leagues
+    _v1_tables, _v2_seats, _v3_builds, _v4_deal_secrets, _v5_voided, _v6_leagues,
+    _v7_league_submissions,
 )
 """Every migration in order; ``len(MIGRATIONS)`` is the current schema version."""

@@ -70,6 +70,9 @@ class BotEntry:
     folder: str | None = None
     #: A remote entrant (``remote = true``): it connects over the config's ``listen`` endpoint.
     remote: bool = False
+    #: Where its processes' output is kept (its owner's folder in a league; not stored with the
+    #: entry); ``None``: the worker's scratch folder, removed when the worker leaves.
+    log_folder: str | None = field(default=None, compare=False)
 
     def spec(self) -> BotSpec:
         """How to start this bot here (resolved on the machine that runs it).
@@ -85,7 +88,8 @@ class BotEntry:
         )
         nodes = {} if self.nodes is None else {ENV_NODES: str(self.nodes)}
         return replace(spec, name=self.name or spec.name, env={**spec.env, **self.env, **nodes},
-                       trusted=spec.trusted or self.trusted or self.unconfined)
+                       trusted=spec.trusted or self.trusted or self.unconfined,
+                       log_dir=None if self.log_folder is None else Path(self.log_folder))
 
     def to_plain(self) -> dict[str, Any]:
         """The entry as plain data, in the config file's shape (what the store keeps)."""

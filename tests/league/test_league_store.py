@@ -75,13 +75,14 @@ def test_a_schema_5_store_gains_the_league_tables_and_keeps_its_games(tmp_path: 
         store.add_tournament("t", "f", {"n": 1}, [BotRow(n, "1", ("x",), "h") for n in "ab"])
         store.add_game("t", Placement("g1", 0, 0, 0, 0), record)
     raw = sqlite3.connect(path)
-    for table in ("league_ratings", "league_tables", "league_entrants", "leagues"):
+    for table in ("league_owners", "league_submissions", "league_ratings", "league_tables",
+                  "league_entrants", "leagues"):
         raw.execute(f"DROP TABLE {table}")
     raw.execute("PRAGMA user_version = 5")
     raw.commit()
     raw.close()
     with Store(path) as store:
-        assert store.schema_version() == len(MIGRATIONS) == 6
+        assert store.schema_version() == len(MIGRATIONS) == 7
         assert [g.record for g in store.games("t")] == [record]
         assert store.rows("SELECT count(*) FROM league_entrants") == [(0,)]
 

@@ -63,13 +63,14 @@ def test_a_schema_4_store_gains_the_void_table_and_keeps_its_games(tmp_path: Pat
     with stored(path) as store:
         store.add_game("t", Placement("g1", 0, 0, 0, 0), played(9))
     db = sqlite3.connect(path)
-    for table in ("voided_games", "league_ratings", "league_tables", "league_entrants", "leagues"):
+    for table in ("voided_games", "league_owners", "league_submissions", "league_ratings",
+                  "league_tables", "league_entrants", "leagues"):
         db.execute(f"DROP TABLE {table}")
     db.execute("PRAGMA user_version = 4")
     db.commit()
     db.close()
     with Store(path) as store:
-        assert store.schema_version() == len(MIGRATIONS) == 6
+        assert store.schema_version() == len(MIGRATIONS) == 7
         (game,) = store.games("t")
         assert game.record == played(9) and store.voided("t") == []
         assert store.add_void("t", "g2", replace(played(2), void=REASON)) == 1
