@@ -76,7 +76,7 @@ def dealer(
     return socket
 
 
-def pump(hub: Hub, done: Callable[[], bool], timeout: float = 3.0) -> list[Incoming]:
+def pump(hub: Hub, done: Callable[[], bool], timeout: float = 30.0) -> list[Incoming]:
     """Receive in short steps until ``done()``; what was returned meanwhile."""
     returned: list[Incoming] = []
     deadline = time.monotonic() + timeout
@@ -88,7 +88,7 @@ def pump(hub: Hub, done: Callable[[], bool], timeout: float = 3.0) -> list[Incom
     return returned
 
 
-def answer(hub: Hub, socket: zmq.Socket[bytes], timeout: float = 3.0) -> object:
+def answer(hub: Hub, socket: zmq.Socket[bytes], timeout: float = 30.0) -> object:
     """Pump the hub (which must return nothing) until ``socket`` has a frame; that frame decoded."""
     assert pump(hub, lambda: bool(socket.poll(0)), timeout) == []
     return decode(received(socket))
@@ -135,7 +135,7 @@ def act(hub: Hub, peer: Peer) -> int:
     return seq
 
 
-def next_returned(hub: Hub, timeout: float = 3.0) -> Incoming:
+def next_returned(hub: Hub, timeout: float = 30.0) -> Incoming:
     """The next frame ``receive`` returns, pumping in short steps."""
     deadline = time.monotonic() + timeout
     while True:

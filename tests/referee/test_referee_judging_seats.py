@@ -68,7 +68,7 @@ def own(record: MatchRecord, seat: int) -> list[int]:
 def test_a_remote_seat_may_join_late_and_is_sent_start_before_its_first_act(
     game: Game, table: Table
 ) -> None:
-    control = TimeControl(0.1, bank=1.0, grace=0.0)
+    control = TimeControl(0.1, bank=60.0, grace=0.0)  # a bank no loaded machine exhausts
     record = table.play(game, control, [Seat(join_after=0.3), Seat(), Seat()])
     assert record.faults == () and record.forfeited == ()
     late = table.bots[0]
@@ -77,10 +77,10 @@ def test_a_remote_seat_may_join_late_and_is_sent_start_before_its_first_act(
     assert late.acts[0].ply == 0
     assert late.acts[0].events == game.start(game.configure(3), SEED).events(0, 0)[0]
     first = record.decisions[own(record, 0)[0]]
-    assert not first.fallback and 0.3 <= first.elapsed < 2
+    assert not first.fallback and first.elapsed >= 0.3
     # Its clock ran while it was away: the time beyond the free move came out of its bank.
-    assert late.acts[1].clock.bank_ms <= 800
-    assert table.bots[1].acts[1].clock.bank_ms == 1000
+    assert late.acts[1].clock.bank_ms <= 60_000 - 200
+    assert table.bots[1].acts[1].clock.bank_ms == 60_000
 
 
 def test_a_remote_seat_that_never_joins_crashes_after_the_rejoin_grace_or_its_limit(
