@@ -65,7 +65,8 @@ class TableRow:
 
 @dataclass(frozen=True, slots=True)
 class RatingRow:
-    """A version's rating after the fit made when the league had played ``tables`` tables."""
+    """A version's rating after the fit made when the league had played ``tables`` tables:
+    an exact fit, or a step from the fit before (``exact`` false)."""
 
     tables: int
     bot: str
@@ -73,6 +74,7 @@ class RatingRow:
     elo: float
     sd: float
     games: int
+    exact: bool = True
 
 
 def create_league(store: Store, config: LeagueConfig) -> None:
@@ -183,19 +185,24 @@ def add_table(store: Store, league_name: str, table: TableRow) -> None:
 
 
 def add_ratings(store: Store, league_name: str, ratings: Sequence[RatingRow]) -> None:
-    """Store one fit's ratings (a fit already stored for that table count is kept as it was)."""
+    """Store one fit's ratings (a fit of the same kind already stored for that table count is
+    kept as it was)."""
     with store.write():
         for r in ratings:
-            store.execute("INSERT OR IGNORE INTO league_ratings VALUES (?, ?, ?, ?, ?, ?, ?)",
-                          (league_name, r.tables, r.bot, r.version, r.elo, r.sd, r.games))
+            store.execute(
+                "INSERT OR IGNORE INTO league_ratings VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (league_name, r.tables, r.bot, r.version, r.elo, r.sd, r.games, int(r.exact)))
 
 
 def ratings_history(store: Store, league_name: str, bot: str | None = None) -> list[RatingRow]:
-    """Every stored rating (of ``bot``'s versions only, if given), by fit then version."""
-    sql = ("SELECT tables, bot, version, elo, sd, games FROM league_ratings WHERE league = ?"
-           + (" AND bot = ?" if bot is not None else "") + " ORDER BY tables, bot, version")
+    """Every stored rating (of ``bot``'s versions only, if given), by fit (a step before the
+    exact fit of the same table count) then version."""
+    sql = ("SELECT tables, bot, version, elo, sd, games, exact FROM league_ratings "
+           "WHERE league = ?" + (" AND bot = ?" if bot is not None else "")
+           + " ORDER BY tables, exact, bot, version")
     args: tuple[str, ...] = (league_name,) if bot is None else (league_name, bot)
-    return [RatingRow(*row) for row in store.rows(sql, args)]
+    return [RatingRow(tables, bot, version, elo, sd, games, bool(exact))
+            for tables, bot, version, elo, sd, games, exact in store.rows(sql, args)]
 
 
 def _insert_entrant(
