@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, cast
+from typing import Annotated
 
 import typer
 from rich.table import Table
@@ -26,7 +26,7 @@ from arena.league.book import (
 from arena.league.config import LeagueError, label, load_league_config
 from arena.league.fit import PROVISIONAL_SD, league_games, league_outcomes
 from arena.league.run import play_league
-from arena.rating_input import rated_game
+from arena.league.site import league_board
 from arena.site.build import private_board
 from arena.store.db import Store
 from arena.tournament import TournamentError
@@ -34,9 +34,6 @@ from arena.tournament.config import BotEntry
 from arena.tournament.plan import default_concurrency
 from arena.tournament.late import late_entry
 from arena.tournament.scratch import runner_scratch
-from engine.core import Wire
-from leaderboards.errors import LeaderboardError
-from leaderboards.model import Leaderboard, TournamentInfo
 from leaderboards.render_json import render_json
 from leaderboards.render_html import render_html
 from leaderboards.render_markdown import render_markdown
@@ -238,26 +235,15 @@ def ladder_command(
       arena league ladder --db league.db --format md > ladder.md
     """
     with _existing(db) as store, user_errors():
-        board = private_board(ladder(store, league(store, league_name)), include_commands=False)
+        row = league(store, league_name)
+        board = private_board(league_board(row, league_games(store, tables(store, row.name))),
+                              include_commands=False)
     if output is BoardFormat.TABLE:
         console.print(render_table(board))
         return
     render = {BoardFormat.MD: render_markdown, BoardFormat.JSON: render_json,
               BoardFormat.HTML: render_html}
     print(render[output](board), end="")
-
-
-def ladder(store: Store, row: LeagueRow) -> Leaderboard:
-    """The leaderboard of every stored game of the league; :class:`LeaderboardError` before any."""
-    games = league_games(store, tables(store, row.name))
-    if not games:
-        raise LeaderboardError(f"league {row.name!r} has no stored games yet; play some with: "
-                               f"arena league run --db {store.path}")
-    from leaderboards.build import build_leaderboard
-
-    shown = {k: v for k, v in row.template.items() if k not in ("format", "candidates", "deals")}
-    info = TournamentInfo(name=row.name, settings=cast(dict[str, Wire], shown))
-    return build_leaderboard((rated_game(g.record) for g in games), info)
 
 
 @league_app.command("history")

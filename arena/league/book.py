@@ -205,6 +205,31 @@ def ratings_history(store: Store, league_name: str, bot: str | None = None) -> l
             for tables, bot, version, elo, sd, games, exact in store.rows(sql, args)]
 
 
+def latest_ratings(store: Store, league_name: str) -> list[RatingRow]:
+    """The ratings of the league's latest fit (the exact one where a step shares its table
+    count), by version."""
+    return [
+        RatingRow(tables, bot, version, elo, sd, games, bool(exact))
+        for tables, bot, version, elo, sd, games, exact in store.rows(
+            "SELECT tables, bot, version, elo, sd, games, exact FROM league_ratings r WHERE league = ? "
+            "AND (tables, exact) = (SELECT tables, exact FROM league_ratings WHERE league = r.league "
+            "ORDER BY tables DESC, exact DESC LIMIT 1) ORDER BY bot, version", (league_name,))
+    ]
+
+
+def league_name(store: Store) -> str | None:
+    """The name of the league stored last, or ``None`` when no league is stored."""
+    rows = store.rows("SELECT name FROM leagues ORDER BY created DESC LIMIT 1")
+    return str(rows[0][0]) if rows else None
+
+
+def league_game_ids(store: Store, league_name: str) -> list[tuple[str, str]]:
+    """The tournament and id of every stored game of the league's tables."""
+    return [(str(t), str(g)) for t, g in store.rows(
+        "SELECT g.tournament, g.id FROM games g JOIN league_tables t ON t.tournament = g.tournament "
+        "WHERE t.league = ?", (league_name,))]
+
+
 def _insert_entrant(
     store: Store, league_name: str, entry: BotEntry, version: int, arrived: int, now: float
 ) -> None:

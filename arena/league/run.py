@@ -12,8 +12,8 @@ fill it. The matchmaker sees the tables decided and not yet whole as already com
 expected information applied), so it does not choose the same table again.
 
 A run killed at any moment loses nothing stored. A table decided but not played whole (the run was
-stopped or killed during it) is **completed** when the league runs again: such tables are started
-before any new table is chosen, with the same seats and deal, playing exactly their missing games.
+stopped or killed during it) is **completed** when the league runs again, before any new table is
+chosen: with the same seats and deal, playing exactly its missing games (all such tables at once).
 A table one of whose versions has since been retired is not completed (its stored games still
 count).
 
@@ -102,6 +102,8 @@ class _TableRun:
     thread: threading.Thread
     result: RunSummary | None = None
     error: BaseException | None = None
+    #: A table cut short by an earlier run (no new table is chosen until these are whole).
+    completing: bool = False
 
 
 def play_league(
@@ -134,9 +136,11 @@ def play_league(
         versions = entrants(store, row.name)
         for table in unfinished(store, decided, versions, row.table_size):
             open_tables.append(_start(store, row, table, versions, pool, admit, guard))
+            open_tables[-1].completing = True
         new = 0
         while True:
-            while (limit is None or new < limit) and _room(pool, open_tables):
+            while ((limit is None or new < limit) and _room(pool, open_tables)
+                   and not any(run.completing for run in open_tables)):
                 # The start of every new table's choice: whatever changes the entrants before
                 # they are read (such as taking in submitted bots) belongs here.
                 versions = entrants(store, row.name)
@@ -154,12 +158,12 @@ def play_league(
                 raise _as_league(exc) from None
             for run in [r for r in open_tables if not r.thread.is_alive()]:
                 open_tables.remove(run)
-                _finish(row, run, summary)
+                completed = _finish(row, run, summary)
                 whole += 1
                 steps += 1
                 exact = steps % exact_every == 0 or (not open_tables and new == limit)
                 fit = refit(store, row, whole, guard, None if exact else fit)
-                say(_done(run.table, fit))
+                say(_done(run.table, completed, fit))
         abandon = False
     finally:
         pool.stop()
@@ -229,8 +233,9 @@ def _start(store: Store, row: LeagueRow, table: TableRow, versions: list[Entrant
     return run
 
 
-def _finish(row: LeagueRow, run: _TableRun, summary: LeagueRunSummary) -> None:
-    """Count a table whose thread ended; :class:`LeagueError` if it could not be played whole."""
+def _finish(row: LeagueRow, run: _TableRun, summary: LeagueRunSummary) -> bool:
+    """Count a table whose thread ended: whether it was one cut short before (completed);
+    :class:`LeagueError` if it could not be played whole."""
     number = run.table.number
     if isinstance(run.error, TournamentError):
         raise _as_league(run.error, f"table {number} of league {row.name!r}: ") from None
@@ -248,6 +253,7 @@ def _finish(row: LeagueRow, run: _TableRun, summary: LeagueRunSummary) -> None:
         summary.completed += 1
     else:
         summary.tables += 1
+    return result.already > 0
 
 
 def _as_league(error: TournamentError, where: str = "") -> ArenaError:
@@ -265,9 +271,10 @@ def _left(store: Store, row: LeagueRow, table: TableRow) -> int:
     return max(0, row.table_size - len(store.stored_ids(table.tournament)))
 
 
-def _done(table: TableRow, fit: LeagueFit | None) -> str:
+def _done(table: TableRow, completed: bool, fit: LeagueFit | None) -> str:
+    what = "completed" if completed else f"({table.reason})"
     refitted = " (ratings refitted)" if fit is not None and fit.exact else ""
-    return f"table {table.number} ({table.reason}): {_seats(table)}{refitted}"
+    return f"table {table.number} {what}: {_seats(table)}{refitted}"
 
 
 def _seats(table: TableRow) -> str:
