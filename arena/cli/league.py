@@ -41,7 +41,7 @@ from leaderboards.render_table import render_table
 
 league_app = typer.Typer(
     help="A continuous league: entrants and new versions come and go, and `arena league run` "
-    "chooses and plays one duplicate table at a time.\n\n"
+    "chooses and plays duplicate tables, several at once on one pool of match slots.\n\n"
     "\b\nExamples:\n"
     "  arena league init league.toml --db league.db\n"
     "  arena league run --db league.db -j 2\n"
