@@ -129,10 +129,11 @@ def play_league(
     open_tables: list[_TableRun] = []
     decided = tables(store, row.name)
     whole = sum(_left(store, row, t) == 0 for t in decided)
-    fit = refit(store, row, whole, guard)
+    fit: LeagueFit | None = None
     steps = 0
     abandon = True
     try:
+        fit = refit(store, row, whole, guard)
         versions = entrants(store, row.name)
         for table in unfinished(store, decided, versions, row.table_size):
             open_tables.append(_start(store, row, table, versions, pool, admit, guard))
@@ -163,7 +164,7 @@ def play_league(
                 steps += 1
                 exact = steps % exact_every == 0 or (not open_tables and new == limit)
                 fit = refit(store, row, whole, guard, None if exact else fit)
-                say(_done(run.table, completed, fit))
+                say(_done(run.table, completed))
         abandon = False
     finally:
         pool.stop()
@@ -249,11 +250,11 @@ def _finish(row: LeagueRow, run: _TableRun, summary: LeagueRunSummary) -> bool:
         raise LeagueError(
             f"table {number} of league {row.name!r}: {result.missing} of {result.total} games "
             "could not be played; the next run plays them")
-    if result.already:
+    if run.completing:
         summary.completed += 1
     else:
         summary.tables += 1
-    return result.already > 0
+    return run.completing
 
 
 def _as_league(error: TournamentError, where: str = "") -> ArenaError:
@@ -271,10 +272,9 @@ def _left(store: Store, row: LeagueRow, table: TableRow) -> int:
     return max(0, row.table_size - len(store.stored_ids(table.tournament)))
 
 
-def _done(table: TableRow, completed: bool, fit: LeagueFit | None) -> str:
+def _done(table: TableRow, completed: bool) -> str:
     what = "completed" if completed else f"({table.reason})"
-    refitted = " (ratings refitted)" if fit is not None and fit.exact else ""
-    return f"table {table.number} {what}: {_seats(table)}{refitted}"
+    return f"table {table.number} {what}: {_seats(table)}"
 
 
 def _seats(table: TableRow) -> str:
