@@ -1,8 +1,10 @@
 """One executor shared by several runs at once: each run (a :func:`run_tournament` in a thread of
 its own) plays through a :class:`Lane`, and one thread, the pool's owner, alone talks to the
 executor (:meth:`SharedPool.pump`): it hands the lanes' jobs over and routes each outcome back to
-the lane that submitted it, by game id (game ids are unique across tournaments: they hash the
-tournament's name). So ``capacity`` games are in play in all, whichever runs they belong to.
+the lane that submitted it, by game id (a game id hashes its tournament's seed with its table,
+deal and rotation, so runs with seeds of their own, such as a league's tables, never share one;
+the pool refuses a game id already in play for another run). So ``capacity`` games are in play
+in all, whichever runs they belong to.
 
 Each lane's process generations are renumbered into the pool's own, so a worker's long-lived bot
 processes are only ever seated in games of the run and generation they were started for.
