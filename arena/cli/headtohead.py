@@ -14,7 +14,7 @@ import typer
 from arena.cli.common import console, fail, say, user_errors
 from arena.cli.play import parse_knobs
 from arena.cli.results import open_store
-from arena.cli.tournament import _require_sandbox, _runner_lock
+from arena.cli.running import require_sandbox, runner_lock
 from arena.clock import CLOCK_HELP
 from arena.store.db import Store
 from arena.tournament.config import TournamentConfig
@@ -125,14 +125,14 @@ def head_to_head_command(
             variant=variant,
             extra=extra,
         )
-    _require_sandbox(config)
+    require_sandbox(config)
     with user_errors():
         validate(config)
     _describe(config)
     with ExitStack() as stack:
         guard: Callable[[], None] | None = None
         if db is not None:
-            guard = stack.enter_context(_runner_lock(db)).check
+            guard = stack.enter_context(runner_lock(db)).check
             store = stack.enter_context(open_store(db, must_exist=False))
         else:
             folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="arena-test-")))

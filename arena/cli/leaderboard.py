@@ -10,6 +10,8 @@ import typer
 
 from arena.cli.common import console, user_errors
 from arena.cli.results import DEFAULT_DB, DbOpt, TournamentOpt, open_store
+from arena.league.book import league_name
+from arena.league.site import build_league_site
 from arena.site.build import SiteReport, build_site, private_board
 from leaderboards.model import DEFAULT_BOOTSTRAP_SAMPLES, RatingSettings
 from leaderboards.render_html import render_html
@@ -81,6 +83,8 @@ def publish_command(
     leaderboard.json, games.html (every game, filterable by bot and fault), a page per bot, and a
     replay viewer for every game. It works from file:// or any static web host: nothing is loaded
     from elsewhere. Bots appear by name, version and file hash; env values are never published.
+    On a league's database (without --tournament) it writes the league's site, its ladder and
+    every game so far, at any moment, even while `arena league run` plays.
 
     \b
     Examples:
@@ -88,7 +92,10 @@ def publish_command(
     """
     settings = RatingSettings(bootstrap_samples=samples, anchor=anchor, anchor_elo=anchor_elo)
     with open_store(db) as store, user_errors():
-        site = build_site(store, out, tournament, settings, include_commands)
+        if tournament is None and league_name(store) is not None:
+            site = build_league_site(store, out, None, settings, include_commands)
+        else:
+            site = build_site(store, out, tournament, settings, include_commands)
     print(f"published {site.stored} games of {site.bots} bots into {site.out}:")
     for name in ("index.html", "games.html", "leaderboard.md", "leaderboard.json") if site.stored else (
         "index.html", "games.html"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
-from typing import Annotated, cast
+from typing import Annotated
 
 import typer
 from rich.table import Table
@@ -12,7 +12,7 @@ from rich.table import Table
 from arena.cli.common import console, fail, inert, say, user_errors
 from arena.cli.leaderboard import BoardFormat
 from arena.cli.results import DEFAULT_DB, DbOpt, open_store
-from arena.cli.tournament import _executor, _require_sandbox, _runner_lock
+from arena.cli.running import ClusterOpt, match_executor, require_sandbox, runner_lock
 from arena.league.book import (
     LeagueRow,
     add_entrant,
@@ -28,18 +28,15 @@ from arena.league.config import SETTLE_SECONDS, Intake, LeagueError, label, load
 from arena.league.fit import PROVISIONAL_SD, league_games, league_outcomes
 from arena.league.owners import owner_folder, owner_token
 from arena.league.run import play_league
+from arena.league.site import league_board
 from arena.league.submissions import SEEN, Submission, intake, submissions
-from arena.rating_input import rated_game
 from arena.site.build import private_board
 from arena.store.db import Store
 from arena.tournament import TournamentError
-from arena.tournament.config import BotEntry, TournamentConfig
-from arena.tournament.executors import Executor
+from arena.tournament.config import BotEntry
+from arena.tournament.plan import default_concurrency
 from arena.tournament.late import late_entry
 from arena.tournament.scratch import runner_scratch
-from engine.core import Wire
-from leaderboards.errors import LeaderboardError
-from leaderboards.model import Leaderboard, TournamentInfo
 from leaderboards.render_json import render_json
 from leaderboards.render_html import render_html
 from leaderboards.render_markdown import render_markdown
@@ -47,7 +44,7 @@ from leaderboards.render_table import render_table
 
 league_app = typer.Typer(
     help="A continuous league: entrants and new versions come and go, and `arena league run` "
-    "chooses and plays one duplicate table at a time.\n\n"
+    "chooses and plays duplicate tables, several at once on one pool of match slots.\n\n"
     "\b\nExamples:\n"
     "  arena league init league.toml --db league.db\n"
     "  arena league run --db league.db -j 2\n"
@@ -160,39 +157,45 @@ def retire_command(name: NameArg, db: DbOpt = DEFAULT_DB, league_name: LeagueOpt
 def run_command(
     db: DbOpt = DEFAULT_DB,
     league_name: LeagueOpt = None,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", min=0,
-                                      help="Games of a table in parallel; 0: from the cores.")] = 0,
+    jobs: Annotated[int, typer.Option(
+        "--jobs", "-j", min=0,
+        help="Games in play at once, across tables (one pool); 0: from the cores, or with "
+        "--cluster its threads.")] = 0,
+    cluster: ClusterOpt = None,
     count: Annotated[int | None, typer.Option("--tables", min=1,
                                               help="Stop after this many new tables.")] = None,
     folder: SubmissionsOpt = None,
+    exact_every: Annotated[int, typer.Option(
+        "--exact-every", min=1,
+        help="Refit the ratings exactly every this many tables (a cheap step after the others; "
+        "always exactly at the end).")] = 10,
 ) -> None:
-    """Play the league until stopped (Ctrl-C) or for --tables new tables. A table cut short is
-    completed by the next run before any new one. Before each new table the submissions folder
-    (the config's [submissions], or --submissions) is looked at: settled new bots and versions are
-    validated and join the league.
+    """Play the league until stopped (Ctrl-C) or for --tables new tables, -j games at a time
+    across several tables. Tables cut short are completed by the next run first. Before each new
+    table the submissions folder (the config's [submissions], or --submissions) is looked at:
+    settled new bots and versions are validated and join the league.
 
     \b
     Examples:
       arena league run --db league.db -j 2
       arena league run --db league.db --tables 10
       arena league run --db league.db --submissions uploads/
+      arena league run --db league.db --cluster tcp://scheduler:8786
     """
     if not db.exists():
         raise fail(f"{db}: no results database here (give --db PATH)")
-
-    def executor_for(config: TournamentConfig) -> Executor:
-        _require_sandbox(config)
-        return _executor(config, None)
-
-    with _runner_lock(db) as lock, open_store(db) as store:
+    with runner_lock(db) as lock, open_store(db) as store:
         with user_errors():
             row = _watching(league(store, league_name), folder)
+        workers = jobs or (0 if cluster else default_concurrency(row.table_size))
+        executor = match_executor(cluster, workers,
+                                  pin_cpus=bool(row.template.get("pin_cpus", False)))
         try:
             with user_errors(), runner_scratch():
-                summary = play_league(store, row, executor_for, concurrency=jobs, limit=count,
-                                      guard=lock.check, say=say)
+                summary = play_league(store, row, executor, limit=count, guard=lock.check,
+                                      say=say, admit=require_sandbox, exact_every=exact_every)
         except KeyboardInterrupt:
-            say(f"stopped: every stored game is kept; a table cut short is completed by: "
+            say(f"stopped: every stored game is kept; tables cut short are completed by: "
                 f"arena league run --db {db}", err=True)
             raise typer.Exit(130) from None
     say(f"played {summary.tables} new tables" +
@@ -215,7 +218,7 @@ def intake_command(db: DbOpt = DEFAULT_DB, league_name: LeagueOpt = None,
     """
     if not db.exists():
         raise fail(f"{db}: no results database here (give --db PATH)")
-    with _runner_lock(db) as lock, open_store(db) as store, user_errors():
+    with runner_lock(db) as lock, open_store(db) as store, user_errors():
         row = _watching(league(store, league_name), folder)
         if row.submissions is None:
             raise LeagueError(f"league {row.name!r} watches no submissions folder; give one with "
@@ -313,7 +316,9 @@ def ladder_command(
       arena league ladder --db league.db --format md > ladder.md
     """
     with _existing(db) as store, user_errors():
-        board = private_board(ladder(store, league(store, league_name)), include_commands=False)
+        row = league(store, league_name)
+        board = private_board(league_board(row, league_games(store, tables(store, row.name))),
+                              include_commands=False)
     if output is BoardFormat.TABLE:
         console.print(render_table(board))
         return
@@ -322,22 +327,10 @@ def ladder_command(
     print(render[output](board), end="")
 
 
-def ladder(store: Store, row: LeagueRow) -> Leaderboard:
-    """The leaderboard of every stored game of the league; :class:`LeaderboardError` before any."""
-    games = league_games(store, tables(store, row.name))
-    if not games:
-        raise LeaderboardError(f"league {row.name!r} has no stored games yet; play some with: "
-                               f"arena league run --db {store.path}")
-    from leaderboards.build import build_leaderboard
-
-    shown = {k: v for k, v in row.template.items() if k not in ("format", "candidates", "deals")}
-    info = TournamentInfo(name=row.name, settings=cast(dict[str, Wire], shown))
-    return build_leaderboard((rated_game(g.record) for g in games), info)
-
-
 @league_app.command("history")
 def history_command(name: NameArg, db: DbOpt = DEFAULT_DB, league_name: LeagueOpt = None) -> None:
-    """The rating of each version of a bot after every fit (a ? marks a provisional rating).
+    """The rating of each version of a bot after every fit (a ? marks a provisional rating, a ~
+    a cheap step between exact fits).
 
     \b
     Examples:
@@ -351,7 +344,8 @@ def history_command(name: NameArg, db: DbOpt = DEFAULT_DB, league_name: LeagueOp
         history = ratings_history(store, row.name, name)
     table = Table("version", "after table", "games", "Elo", "±")
     for r in history:
-        table.add_row(str(r.version), str(r.tables), str(r.games), f"{r.elo:.0f}", _error(r.sd))
+        table.add_row(str(r.version), str(r.tables) + ("" if r.exact else " ~"), str(r.games),
+                      f"{r.elo:.0f}", _error(r.sd))
     for v in versions:
         say(f"{label(v.key)}: arrived after table {v.arrived}, "
             + ("active" if v.active else "retired"))

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -14,22 +12,21 @@ from rich.text import Text
 import bots as builtin_bots
 from arena.cli.common import console, fail, inert, say, user_errors
 from arena.cli.results import DEFAULT_DB, DbOpt, TournamentOpt, open_store
+from arena.cli.running import ClusterOpt, match_executor, require_sandbox, runner_lock
 from arena.clock import CLOCK_HELP
 from arena.deals import DealSecret, read_secret_file
-from arena.errors import ArenaError
 from arena.rating_input import stored_leaderboard
 from arena.remote.cli import invite_command, remote_status, revoke_command
 from arena.remote.lane import with_remote_lane
-from arena.sandbox.selftest import refusal
 from arena.store.db import Store
 from arena.store.lock import RunnerLock
 from arena.tournament.builds import ALLOW_FLAG
-from arena.tournament.cluster import ClusterLost, DaskExecutor
+from arena.tournament.cluster import ClusterLost
 from arena.tournament.config import Format, TournamentConfig, config_from_plain, load_config
 from arena.tournament.cpus import slot_pinnings
 from arena.tournament.dealbook import describe_deals, public_deals_allowed
 from arena.tournament.display import Display, Tally
-from arena.tournament.executors import Executor, LocalExecutor
+from arena.tournament.executors import Executor
 from arena.tournament.scratch import runner_scratch
 from arena.tournament.plan import effective_concurrency, make_plan
 from arena.tournament.late import add_late_entry, late_entry
@@ -123,14 +120,6 @@ def _deals_plan(config: TournamentConfig, supplied: DealSecret | None) -> str:
     return ("deals: keyed with a secret drawn when the tournament is first stored; run and status "
             "show its commitment before play")
 
-
-ClusterOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--cluster",
-        help="Play on a Dask cluster, e.g. tcp://scheduler:8786 (needs: pip install 'arena[cluster]').",
-    ),
-]
 
 
 AllowChangedOpt = Annotated[
@@ -372,42 +361,12 @@ def run_command(
             sandbox=False if no_sandbox else None,
         ),
     )
-    _require_sandbox(config)
+    require_sandbox(config)
     with user_errors():
         validate(config)
     supplied = supplied_secret(config, deal_secret)
-    with _runner_lock(db) as lock, open_store(db, must_exist=False) as store:
+    with runner_lock(db) as lock, open_store(db, must_exist=False) as store:
         _play(config, store, _executor(config, cluster), allow_changed_bots, supplied, lock=lock)
-
-
-@contextmanager
-def _runner_lock(db: Path) -> Iterator[RunnerLock]:
-    """Hold the runner lock of ``db`` (exit 2 naming the holder if another runner has it). A
-    database this creates is removed again if nothing was stored in it."""
-    created = not db.exists()
-    with user_errors():
-        lock = RunnerLock(db).acquire()
-    try:
-        if lock.taken_over is not None:
-            say(f"note: the previous runner ({lock.taken_over}) stopped without finishing; "
-                "taking over", err=True)
-        yield lock
-    finally:
-        if created:
-            _remove_if_empty(db)
-        lock.release()
-
-
-def _remove_if_empty(db: Path) -> None:
-    """Remove the database ``db`` (and its WAL files) if no tournament is stored in it."""
-    try:
-        with Store(db) as store:
-            if store.tournaments():
-                return
-    except ArenaError:
-        return
-    for path in (db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm")):
-        path.unlink(missing_ok=True)
 
 
 @tournament_app.command("resume")
@@ -430,13 +389,13 @@ def resume_command(
     """
     if not db.exists():
         raise fail(f"{db}: no results database here (give --db PATH)")
-    with _runner_lock(db) as lock, open_store(db) as store:
+    with runner_lock(db) as lock, open_store(db) as store:
         with user_errors():
             row = store.tournament(tournament)
             plain = dict(row.config)
             plain.update(overrides(concurrency=concurrency, pin_cpus=pin_cpus))
             config = config_from_plain(plain, source=f"{db}: tournament {row.name!r}")
-        _require_sandbox(config)
+        require_sandbox(config)
         with user_errors():
             validate(config)
         supplied = supplied_secret(config, deal_secret)
@@ -549,7 +508,7 @@ def add_bot_command(
     """
     if not db.exists():
         raise fail(f"{db}: no results database here (give --db PATH)")
-    with _runner_lock(db), open_store(db) as store, user_errors():
+    with runner_lock(db), open_store(db) as store, user_errors():
         stored = store.tournament(tournament)
         before = len(build_schedule(config_from_plain(stored.config, source=str(db))))
         config = add_late_entry(store, tournament, late_entry(bot, name, nodes, trusted, Path.cwd()))
@@ -561,22 +520,9 @@ def add_bot_command(
 
 
 def _executor(config: TournamentConfig, cluster: str | None) -> Executor:
-    """Where the matches run: the Dask cluster at ``cluster`` (exit 2 if it cannot be reached
-    or is not an address), else local worker processes."""
-    if cluster:
-        with user_errors():
-            return DaskExecutor(cluster, config.concurrency)
-    return LocalExecutor(effective_concurrency(config), pin_cpus=config.pin_cpus)
-
-
-def _require_sandbox(config: TournamentConfig) -> None:
-    """Exit 2 with the fix when untrusted bots of ``config`` would need a sandbox this machine
-    lacks (a tournament stored as unsandboxed needs none)."""
-    with user_errors():
-        specs = [config.bot(entry.name).spec() for entry in config.bots]
-    refused = refusal(specs)
-    if refused is not None:
-        raise fail(refused)
+    """Where ``config``'s matches run (see :func:`arena.cli.running.match_executor`)."""
+    return match_executor(cluster, config.concurrency if cluster else effective_concurrency(config),
+                          pin_cpus=config.pin_cpus)
 
 
 def _play(

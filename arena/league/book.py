@@ -74,7 +74,8 @@ class TableRow:
 
 @dataclass(frozen=True, slots=True)
 class RatingRow:
-    """A version's rating after the fit made when the league had played ``tables`` tables."""
+    """A version's rating after the fit made when the league had played ``tables`` tables:
+    an exact fit, or a step from the fit before (``exact`` false)."""
 
     tables: int
     bot: str
@@ -82,6 +83,7 @@ class RatingRow:
     elo: float
     sd: float
     games: int
+    exact: bool = True
 
 
 def create_league(store: Store, config: LeagueConfig) -> None:
@@ -201,19 +203,49 @@ def add_table(store: Store, league_name: str, table: TableRow) -> None:
 
 
 def add_ratings(store: Store, league_name: str, ratings: Sequence[RatingRow]) -> None:
-    """Store one fit's ratings (a fit already stored for that table count is kept as it was)."""
+    """Store one fit's ratings (a fit of the same kind already stored for that table count is
+    kept as it was)."""
     with store.write():
         for r in ratings:
-            store.execute("INSERT OR IGNORE INTO league_ratings VALUES (?, ?, ?, ?, ?, ?, ?)",
-                          (league_name, r.tables, r.bot, r.version, r.elo, r.sd, r.games))
+            store.execute(
+                "INSERT OR IGNORE INTO league_ratings VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (league_name, r.tables, r.bot, r.version, r.elo, r.sd, r.games, int(r.exact)))
 
 
 def ratings_history(store: Store, league_name: str, bot: str | None = None) -> list[RatingRow]:
-    """Every stored rating (of ``bot``'s versions only, if given), by fit then version."""
-    sql = ("SELECT tables, bot, version, elo, sd, games FROM league_ratings WHERE league = ?"
-           + (" AND bot = ?" if bot is not None else "") + " ORDER BY tables, bot, version")
+    """Every stored rating (of ``bot``'s versions only, if given), by fit (a step before the
+    exact fit of the same table count) then version."""
+    sql = ("SELECT tables, bot, version, elo, sd, games, exact FROM league_ratings "
+           "WHERE league = ?" + (" AND bot = ?" if bot is not None else "")
+           + " ORDER BY tables, exact, bot, version")
     args: tuple[str, ...] = (league_name,) if bot is None else (league_name, bot)
-    return [RatingRow(*row) for row in store.rows(sql, args)]
+    return [RatingRow(tables, bot, version, elo, sd, games, bool(exact))
+            for tables, bot, version, elo, sd, games, exact in store.rows(sql, args)]
+
+
+def latest_ratings(store: Store, league_name: str) -> list[RatingRow]:
+    """The ratings of the league's latest fit (the exact one where a step shares its table
+    count), by version."""
+    return [
+        RatingRow(tables, bot, version, elo, sd, games, bool(exact))
+        for tables, bot, version, elo, sd, games, exact in store.rows(
+            "SELECT tables, bot, version, elo, sd, games, exact FROM league_ratings r WHERE league = ? "
+            "AND (tables, exact) = (SELECT tables, exact FROM league_ratings WHERE league = r.league "
+            "ORDER BY tables DESC, exact DESC LIMIT 1) ORDER BY bot, version", (league_name,))
+    ]
+
+
+def league_name(store: Store) -> str | None:
+    """The name of the league stored last, or ``None`` when no league is stored."""
+    rows = store.rows("SELECT name FROM leagues ORDER BY created DESC LIMIT 1")
+    return str(rows[0][0]) if rows else None
+
+
+def league_game_ids(store: Store, league_name: str) -> list[tuple[str, str]]:
+    """The tournament and id of every stored game of the league's tables."""
+    return [(str(t), str(g)) for t, g in store.rows(
+        "SELECT g.tournament, g.id FROM games g JOIN league_tables t ON t.tournament = g.tournament "
+        "WHERE t.league = ?", (league_name,))]
 
 
 def _insert_entrant(

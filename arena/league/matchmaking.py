@@ -122,6 +122,10 @@ class League:
     table_size: int
     played: int
     recent: tuple[tuple[EntrantKey, ...], ...] = ()
+    #: Tables decided but not played whole yet (counted in ``played`` and ``recent`` like the
+    #: others, but their games are not in ``ratings``): their expected information is applied
+    #: before choosing, so the next table is not chosen as if they were not coming.
+    pending: tuple[tuple[EntrantKey, ...], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,6 +256,9 @@ class _State:
                 if key in self.index:
                     last[self.index[key]] = league.played - len(league.recent) + number + 1
         self.last = last  # the league's table count after each entrant's last table (or arrival)
+        for table in league.pending:
+            if len(table) == self.size and all(key in self.index for key in table):
+                self._inform(np.array([self.index[key] for key in table], dtype=np.intp))
 
     def choose(self, rng: random.Random) -> _Choice:
         n, k = len(self.keys), self.size
@@ -319,6 +326,10 @@ class _State:
         self.tables[seats] += 1
         self.last[seats] = self.played
         self.recent.append(frozenset(self.keys[i] for i in seats))
+        self._inform(seats)
+
+    def _inform(self, seats: IndexArray) -> None:
+        """Apply the expected information of a table of ``seats`` to the covariance."""
         shrink = _shrinkage(self.mean[seats][None, :], self.cov[np.ix_(seats, seats)][None],
                             self.size)[0]
         cross = self.cov[:, seats]

@@ -13,7 +13,9 @@ from __future__ import annotations
 import json
 import os
 import socket
+import threading
 import time
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -37,15 +39,23 @@ def _process_start(pid: int) -> str | None:
     return stat.rsplit(")", 1)[1].split()[19]
 
 
+#: Heartbeats of this process that have written their file and not stopped yet, by file (a league
+#: plays several tables at once, each with its own): the file is removed when the last one stops.
+_OPEN: Counter[Path] = Counter()
+_OPEN_LOCK = threading.Lock()
+
+
 class Heartbeat:
     """The heartbeat of this process as the runner of ``tournament``, written into ``folder``
     only while the folder exists. :meth:`beat` often (it writes at most every :data:`EVERY`
-    seconds); :meth:`stop` when the run ends, however it ends."""
+    seconds); :meth:`stop` when the run ends, however it ends. Several may beat at once in one
+    process (from several threads): the file stays until the last one stops."""
 
     def __init__(self, folder: Path, tournament: str) -> None:
         self.path = folder / HEARTBEAT
         self.tournament = tournament
         self._written = float("-inf")
+        self._open = False  # counted in _OPEN
 
     def beat(self) -> None:
         """Refresh the file if a beat is due and the live folder exists; never raises (a full
@@ -56,7 +66,7 @@ class Heartbeat:
         pid = os.getpid()
         about = {"pid": pid, "host": socket.gethostname(), "start": _process_start(pid),
                  "tournament": self.tournament, "beat": now}
-        temporary = self.path.with_name(f".{HEARTBEAT}.{pid}")
+        temporary = self.path.with_name(f".{HEARTBEAT}.{pid}.{threading.get_ident()}")
         try:
             fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
             with os.fdopen(fd, "w", encoding="utf-8") as handle:
@@ -65,9 +75,20 @@ class Heartbeat:
         except OSError:
             return
         self._written = now
+        with _OPEN_LOCK:
+            if not self._open:
+                self._open = True
+                _OPEN[self.path] += 1
 
     def stop(self) -> None:
-        """Remove the file if it is this process's (the run is over or stopped)."""
+        """Remove the file if it is this process's (the run is over or stopped) and no other
+        heartbeat of this process is still beating into it."""
+        with _OPEN_LOCK:
+            if self._open:
+                self._open = False
+                _OPEN[self.path] -= 1
+            if _OPEN[self.path] > 0:
+                return
         try:
             if json.loads(self.path.read_text(encoding="utf-8")).get("pid") == os.getpid():
                 self.path.unlink()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,6 +20,9 @@ from typing import Any
 from arena.errors import ArenaError
 from arena.live.files import SUFFIX, LiveGame, live_folder, read_live
 from arena.live.heartbeat import runner_status
+from arena.league.book import latest_ratings, league, league_game_ids, league_name
+from arena.league.config import label
+from arena.league.fit import PROVISIONAL_SD
 from arena.rating_input import stored_leaderboard
 from arena.site.build import game_summary, replay_files, withheld_replays
 from arena.site.frames import game_private_keys, split_views
@@ -71,7 +75,8 @@ class Watch:
         self._board: tuple[int, list[dict[str, Any]]] | None = None
         self._finished: list[tuple[float, dict[str, Any]]] = []  # (stored at, result card)
         self._placements: list[Placement] = []
-        self._config: dict[str, Any] = {}
+        self._where: dict[str, str] = {}  # game id → its tournament
+        self._withheld: set[str] = set()  # stored games whose replay waits
 
     def snapshot(self) -> dict[str, Any]:
         """Everything the page shows now (see the module docstring)."""
@@ -96,6 +101,10 @@ class Watch:
         return view
 
     def _read_store(self, store: Store, view: dict[str, Any]) -> None:
+        name = self.tournament is None and league_name(store)
+        if name:
+            self._read_league(store, view, name)
+            return
         stored = store.tournaments()
         if not stored:
             view["message"] = "waiting for the tournament to start"
@@ -104,42 +113,69 @@ class Watch:
         config = config_from_plain(row.config, source=f"{store.path}: tournament {row.name!r}")
         scheduled = len(build_schedule(config))
         ids = store.stored_ids(row.name)
-        if self._tally is None or self._tallied != row.name:  # a newer tournament took over
-            self._tally, self._tallied, self._counted, self._board = Tally(total=scheduled), row.name, set(), None
-            self._finished, self._placements, self._config = [], [], dict(row.config)
-        for game_id in sorted(ids - self._counted):
-            game = store.game(game_id, row.name)
+        self._take(store, row.name, scheduled, [(row.name, game_id) for game_id in ids])
+        self._withheld = withheld_replays(row.config, self._placements, str(store.path))
+        self._show(view, row.name, config.game, config.variant, scheduled)
+        if ids and len(ids) >= scheduled:
+            view["leaderboard"] = self._leaderboard(store, row.name, len(ids))
+
+    def _read_league(self, store: Store, view: dict[str, Any], name: str) -> None:
+        """The league ``name``: every stored game of its tables (a table's replays wait until it
+        is whole), and its ladder from its latest rating fit, provisional ratings marked."""
+        row = league(store, name)
+        stored = league_game_ids(store, name)
+        self._take(store, f"league {name}", 0, stored)
+        per_table = Counter(tournament for tournament, _ in stored)
+        self._withheld = {game_id for tournament, game_id in stored if per_table[tournament] < row.table_size}
+        self._show(view, f"league {name}", str(row.template["game"]), row.template.get("variant"), 0)
+        view["leaderboard"] = [
+            {"rank": rank, "bot": label((r.bot, r.version)), "elo": round(r.elo), "low": round(r.elo - 1.96 * r.sd),
+             "high": round(r.elo + 1.96 * r.sd), "games": r.games, "score": None, "faults": None,
+             "provisional": r.sd > PROVISIONAL_SD}
+            for rank, r in enumerate(sorted(latest_ratings(store, name), key=lambda r: -r.elo), start=1)
+        ] or None
+
+    def _take(self, store: Store, name: str, scheduled: int, stored: list[tuple[str, str]]) -> None:
+        """Count the games of ``stored`` (tournament and game id) not counted yet, starting afresh
+        when ``name`` is not what was counted (a newer tournament took over)."""
+        if self._tally is None or self._tallied != name:
+            self._tally, self._tallied, self._counted, self._board = Tally(total=scheduled), name, set(), None
+            self._finished, self._placements, self._where = [], [], {}
+        for tournament, game_id in sorted(stored):
+            if game_id in self._counted:
+                continue
+            game = store.game(game_id, tournament)
             self._tally.add(game.record)
             self._counted.add(game_id)
+            self._where[game_id] = tournament
             self._placements.append(game.placement)
             self._finished.append((game.finished, game_summary(game)))
         self._finished.sort(key=lambda f: (-f[0], f[1]["id"]))
-        withheld = withheld_replays(row.config, self._placements, str(store.path))
-        view["finished"] = [{**card, "replay": card["id"] not in withheld} for _, card in self._finished[:FINISHED]]
-        view.update(tournament=row.name, game=config.game, variant=config.variant,
-                    stored=len(ids), scheduled=scheduled, stored_ids=sorted(ids))
+
+    def _show(self, view: dict[str, Any], name: str, game: str, variant: str | None, scheduled: int) -> None:
+        """The view's progress, result cards and standings from what :meth:`_take` counted."""
+        assert self._tally is not None
+        view["finished"] = [{**card, "replay": card["id"] not in self._withheld} for _, card in self._finished[:FINISHED]]
+        view.update(tournament=name, game=game, variant=variant, stored=len(self._counted), scheduled=scheduled,
+                    stored_ids=sorted(self._counted))
         view["standings"] = [
             {"bot": bot, "games": s.games, "wins": s.wins, "average_place": round(s.average_rank, 2),
              "average_score": round(s.score_sum / s.games, 1) if s.games else 0.0, "faults": s.flagged}
             for bot, s in self._tally.ordered()
         ]
-        if ids and len(ids) >= scheduled:
-            view["leaderboard"] = self._leaderboard(store, row.name, len(ids))
 
     def replay(self, game_id: str, viewers: Mapping[str, Viewer]) -> tuple[str, str] | None:
         """The replay page and data script of stored game ``game_id`` (see
         :func:`arena.site.build.replay_files`), or ``None`` while it is not stored or its deal is
         still to be played in another seating (its replay would show hidden cards too early)."""
         with self._lock:
-            if game_id not in self._counted or not self._config:
-                return None
-            withheld = withheld_replays(self._config, self._placements, str(self.db))
-            if game_id in withheld:
+            if game_id not in self._counted or game_id in self._withheld:
                 return None
             number = 1 + [p.game_id for p in self._placements].index(game_id)
+            tournament = self._where[game_id]
             try:
                 with Store(self.db) as store:
-                    return replay_files(store.game(game_id, self._tallied), number, self._tallied, viewers)
+                    return replay_files(store.game(game_id, tournament), number, tournament, viewers)
             except (ArenaError, LeaderboardError):
                 return None
 

@@ -98,6 +98,20 @@ def build_site(
             else None
         )
     withheld = withheld_replays(row.config, [g.placement for g in everything], str(store.path))
+    return write_site(out, row.name, everything, bots, board, withheld)
+
+
+def write_site(
+    out: Path,
+    name: str,
+    everything: Sequence[StoredGame],
+    bots: Sequence[Mapping[str, Any]],
+    board: Leaderboard | None,
+    withheld: set[str],
+) -> SiteReport:
+    """Write the site of ``name`` into ``out``: its games (the replays of ``withheld`` ones wait),
+    its public ``bots`` and ``board`` (``None`` before any game). Raises
+    :class:`LeaderboardError` when ``out`` cannot be written."""
     games = [g for g in everything if g.placement.game_id not in withheld]
     names = sorted({b for g in games for b in g.record.bots} | {b["name"] for b in bots})
     stems = {name: file_stem(name) for name in names}
@@ -106,20 +120,20 @@ def build_site(
             (out / folder).mkdir(parents=True, exist_ok=True)
         if board is None:
             _write(out / "index.html", render_page(
-                "waiting.html.j2", root="", title=f"{row.name}: leaderboard", tournament=row.name, bots=names,
+                "waiting.html.j2", root="", title=f"{name}: leaderboard", tournament=name, bots=names,
             ))
         else:
             publish(board, out, bot_pages={n: f"bots/{s}.html" for n, s in stems.items()})
         _copy_static(out / "static")
         viewers = _write_viewers(games, out / "static")
-        replay_bytes = _write_replays(games, out / "games", row.name, viewers)
+        replay_bytes = _write_replays(games, out / "games", name, viewers)
         _write(out / "games.html", render_page(
-            "games.html.j2", root="", title=f"{row.name}: games",
+            "games.html.j2", root="", title=f"{name}: games",
             games=[game_summary(g, g in games) for g in everything], withheld=len(withheld),
             bots=names, stems=stems, faults=_fault_kinds(games),
         ))
         if board is not None:
-            _write_bot_pages(out / "bots", board, everything, bots, set(withheld), stems, row.name)
+            _write_bot_pages(out / "bots", board, everything, bots, withheld, stems, name)
     except OSError as exc:
         raise LeaderboardError(f"cannot write the site to {out}: {exc.strerror or exc}") from None
     return SiteReport(out, len(games), len(names), replay_bytes, len(everything))

@@ -219,8 +219,30 @@ def _v7_league_submissions(db: sqlite3.Connection) -> None:
     )
 
 
+def _v8_rating_steps(db: sqlite3.Connection) -> None:
+    """A league's rating history also keeps the cheap steps between exact fits: ``exact`` is 0
+    for a step, 1 for an exact fit (every row before), and part of the key."""
+    db.execute(
+        """CREATE TABLE league_ratings_v8 (
+            league TEXT NOT NULL REFERENCES leagues(name),
+            tables INTEGER NOT NULL,
+            bot TEXT NOT NULL,
+            version INTEGER NOT NULL,
+            elo REAL NOT NULL,
+            sd REAL NOT NULL,
+            games INTEGER NOT NULL,
+            exact INTEGER NOT NULL,
+            PRIMARY KEY (league, tables, exact, bot, version)
+        )"""
+    )
+    db.execute("INSERT INTO league_ratings_v8 SELECT league, tables, bot, version, elo, sd, games, "
+               "1 FROM league_ratings")
+    db.execute("DROP TABLE league_ratings")
+    db.execute("ALTER TABLE league_ratings_v8 RENAME TO league_ratings")
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     _v1_tables, _v2_seats, _v3_builds, _v4_deal_secrets, _v5_voided, _v6_leagues,
-    _v7_league_submissions,
+    _v7_league_submissions, _v8_rating_steps,
 )
 """Every migration in order; ``len(MIGRATIONS)`` is the current schema version."""

@@ -158,6 +158,21 @@ def test_a_batch_applies_each_tables_information_before_the_next() -> None:
         assert {t.seats for t in tables} == {(("a", 1), ("b", 1)), (("c", 1), ("d", 1))}
 
 
+def test_a_table_still_being_played_is_taken_as_coming() -> None:
+    # The same two pairs: with a-b decided and still playing, the next table is c-d, as the
+    # second of a batch would be; without it, a-b would be chosen again.
+    elo = {"a": 1800.0, "b": 1790.0, "c": 1500.0, "d": 1490.0}
+    policy = Policy(top=4, repeat_window=0)
+    league = League(tuple(settled("abcd")), rated(elo, error=100.0), 2, 400)
+    for seed in range(4):
+        first = next_table(league, random.Random(seed), policy)
+        assert first is not None
+        coming = League(league.entrants, league.ratings, 2, 401, (first.seats,), (first.seats,))
+        second = next_table(coming, random.Random(seed), policy)
+        assert second is not None and {first.seats, second.seats} == {
+            (("a", 1), ("b", 1)), (("c", 1), ("d", 1))}
+
+
 def test_the_same_seed_gives_the_same_tables() -> None:
     league = League(tuple(Entrant(f"b{i:02d}", 1, True, 0, 0) for i in range(12)), Ratings.none(),
                     4, 0)

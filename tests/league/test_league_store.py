@@ -12,7 +12,15 @@ from typer.testing import CliRunner
 
 from arena.cli.app import app
 from arena.errors import ArenaError
-from arena.league.book import TableRow, entrants, league, tables
+from arena.league.book import (
+    RatingRow,
+    TableRow,
+    add_ratings,
+    entrants,
+    league,
+    ratings_history,
+    tables,
+)
 from arena.league.config import load_league_config, table_config, unlabel
 from arena.league.run import league_state
 from arena.store.db import BotRow, Placement, Store
@@ -82,9 +90,27 @@ def test_a_schema_5_store_gains_the_league_tables_and_keeps_its_games(tmp_path: 
     raw.commit()
     raw.close()
     with Store(path) as store:
-        assert store.schema_version() == len(MIGRATIONS) == 7
+        assert store.schema_version() == len(MIGRATIONS) == 8
         assert [g.record for g in store.games("t")] == [record]
         assert store.rows("SELECT count(*) FROM league_entrants") == [(0,)]
+
+
+def test_a_schema_6_store_keeps_its_ratings_as_exact_fits(db: Path) -> None:
+    raw = sqlite3.connect(db)
+    for table in ("league_owners", "league_submissions", "league_ratings"):
+        raw.execute(f"DROP TABLE {table}")
+    raw.execute("CREATE TABLE league_ratings (league TEXT NOT NULL, tables INTEGER NOT NULL, "
+                "bot TEXT NOT NULL, version INTEGER NOT NULL, elo REAL NOT NULL, sd REAL NOT NULL, "
+                "games INTEGER NOT NULL, PRIMARY KEY (league, tables, bot, version))")
+    raw.execute("INSERT INTO league_ratings VALUES ('spring', 2, 'greedy', 1, 1550.5, 40.0, 6)")
+    raw.execute("PRAGMA user_version = 6")
+    raw.commit()
+    raw.close()
+    with Store(db) as store:
+        assert store.schema_version() == 8
+        assert ratings_history(store, "spring") == [RatingRow(2, "greedy", 1, 1550.5, 40.0, 6, True)]
+        add_ratings(store, "spring", [RatingRow(2, "greedy", 1, 1540.0, 45.0, 6, False)])
+        assert [r.exact for r in ratings_history(store, "spring")] == [False, True]
 
 
 def test_init_stores_the_league_and_version_1_of_each_bot(db: Path) -> None:

@@ -60,6 +60,17 @@ def test_a_heartbeat_is_written_only_while_watched_and_removed_when_the_run_ends
     assert not (folder / HEARTBEAT).exists() and runner_status(folder).state == "stopped"
 
 
+def test_the_heartbeat_stays_while_another_table_of_the_process_still_beats(tmp_path: Path) -> None:
+    folder = make_live_folder(tmp_path / "league.db")
+    first, second = Heartbeat(folder, "spring#0"), Heartbeat(folder, "spring#1")
+    first.beat()
+    second.beat()
+    first.stop()
+    assert runner_status(folder).state == "running"
+    second.stop()
+    assert not (folder / HEARTBEAT).exists() and runner_status(folder).state == "stopped"
+
+
 def test_finished_games_stay_as_result_cards_with_their_replays_when_their_deal_is_done(tmp_path: Path) -> None:
     db = store_league(tmp_path, "wongar", "basic", forfeit=True)
     watch = Watch(db)

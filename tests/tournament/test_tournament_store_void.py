@@ -70,7 +70,7 @@ def test_a_schema_4_store_gains_the_void_table_and_keeps_its_games(tmp_path: Pat
     db.commit()
     db.close()
     with Store(path) as store:
-        assert store.schema_version() == len(MIGRATIONS) == 7
+        assert store.schema_version() == len(MIGRATIONS) == 8
         (game,) = store.games("t")
         assert game.record == played(9) and store.voided("t") == []
         assert store.add_void("t", "g2", replace(played(2), void=REASON)) == 1

@@ -85,11 +85,15 @@
     const board = document.getElementById("leaderboard-section");
     board.hidden = !view.leaderboard;
     const top = view.leaderboard && view.leaderboard[0];
-    document.getElementById("final").textContent = top ? "Winner: " + top.bot + " (Elo " + top.elo + ") after " + view.stored + " games." : "";
+    const ladder = !view.scheduled; // a league: its ladder, while it goes on
+    document.getElementById("leaderboard-title").textContent = ladder ? "Ladder" : "Final leaderboard";
+    document.getElementById("final").textContent = !top ? "" : ladder
+      ? "Leading: " + top.bot + " (Elo " + top.elo + ") after " + view.stored + " games; a ? marks a provisional rating."
+      : "Winner: " + top.bot + " (Elo " + top.elo + ") after " + view.stored + " games.";
     if (view.leaderboard) {
       table(document.getElementById("leaderboard"), [["rank"], ["bot", "name"], ["Elo"], ["interval"], ["games"], ["score"], ["faults"]],
-        view.leaderboard.map((r) => [[r.rank], [r.bot, "name"], [r.elo], [(r.low === null ? "…" : r.low) + " – " + (r.high === null ? "…" : r.high)],
-          [r.games], [(100 * r.score).toFixed(1) + "%"], [r.faults]]));
+        view.leaderboard.map((r) => [[r.rank], [r.bot + (r.provisional ? " ?" : ""), "name"], [r.elo], [(r.low === null ? "…" : r.low) + " – " + (r.high === null ? "…" : r.high)],
+          [r.games], [r.score === null ? "" : (100 * r.score).toFixed(1) + "%"], [r.faults === null ? "" : r.faults]]));
     }
   }
 
