@@ -79,10 +79,11 @@ def search(
     more: Continue,
     rng: random.Random,
     dealer: Dealer = determinize,
+    exploration: float = EXPLORATION,
 ) -> Verdict:
     """Search from ``root`` (a state sampled from ``seat``'s view) while ``more(iterations)`` says so,
     playing on past the tree with ``playout`` before estimating; ``dealer`` deals the
-    hidden information anew every few iterations.
+    hidden information anew every few iterations; ``exploration`` is the UCB constant.
 
     At least one iteration runs. The answer is the most visited of ``legal`` at the root; ``rng``
     is the only source of chance, so equal iteration counts give equal answers.
@@ -94,7 +95,7 @@ def search(
     while iterations == 0 or more(iterations):
         if iterations % DEAL_REUSE == 0:
             deal = dealer(root, seat, rng)
-        _iterate(tree, deal.clone(), estimate, playout, rng)
+        _iterate(tree, deal.clone(), estimate, playout, rng, exploration)
         iterations += 1
     edges = tree.edges
     best = max(legal, key=lambda a: (edges[(seat, a)].visits if (seat, a) in edges else -1, rng.random()))
@@ -117,11 +118,13 @@ def _seed_root(tree: _Node, root: State, seat: int, legal: tuple[int, ...], esti
         edge.total = PRIOR_VISITS * rewards(estimate(after))[seat]
 
 
-def _iterate(tree: _Node, state: State, estimate: Estimator, playout: Playout, rng: random.Random) -> None:
+def _iterate(
+    tree: _Node, state: State, estimate: Estimator, playout: Playout, rng: random.Random, exploration: float
+) -> None:
     path: list[tuple[_Node, Joint]] = []
     node = tree
     while not state.is_over():
-        joint = _select(node, state, rng)
+        joint = _select(node, state, rng, exploration)
         for chooser, action in joint:
             state.apply(chooser, action)
         path.append((node, joint))
@@ -139,7 +142,7 @@ def _iterate(tree: _Node, state: State, estimate: Estimator, playout: Playout, r
             edge.total += reward[chooser]
 
 
-def _select(node: _Node, state: State, rng: random.Random) -> Joint:
+def _select(node: _Node, state: State, rng: random.Random, exploration: float) -> Joint:
     """Each seat to move picks an untried legal action at random, else the best by UCB."""
     joint = []
     edges = node.edges
@@ -159,7 +162,7 @@ def _select(node: _Node, state: State, rng: random.Random) -> Joint:
             continue
         best_action, best_score = options[0][0], -math.inf
         for action, edge in options:
-            score = edge.total / edge.visits + EXPLORATION * math.sqrt(math.log(edge.available) / edge.visits)
+            score = edge.total / edge.visits + exploration * math.sqrt(math.log(edge.available) / edge.visits)
             if score > best_score:
                 best_action, best_score = action, score
         joint.append((chooser, best_action))
