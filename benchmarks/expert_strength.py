@@ -1,15 +1,17 @@
 """The expert bot's strength: expert, ismcts (at its ladder budget) and greedy, with node budgets.
 
-Plays ``benchmarks/expert-<game>.toml`` (one table of three, every deal in duplicate) through
+Plays ``benchmarks/expert-<game>.toml`` (one table of three, every deal in duplicate; with
+``--players 4``, ``expert-<game>-4p.toml``, random in the fourth seat) through
 ``arena tournament run`` for each game asked for, then prints each bot's Elo with its 95% interval,
 whether the intervals are disjoint, how far expert stands above ismcts, and each searching bot's
 thinking: the mean nodes and milliseconds of a decision it searched (from its own ``info``), so its
 decisions per second and nodes per second. The wall time depends on the machine and its load; the
 games and ratings do not (node budgets).
 
-Usage: python benchmarks/expert_strength.py [--game wongar --game waroong] [--deals 16] [--db-folder DIR]
-With --db-folder each game's database is kept there as ``expert-<game>.db`` (a run already stored
-there is resumed: only its missing games are played).
+Usage: python benchmarks/expert_strength.py [--game wongar --game waroong] [--players 3] [--deals N]
+                                           [--db-folder DIR]
+--deals defaults to the config's. With --db-folder each game's database is kept there, named like
+its config (a run already stored there is resumed: only its missing games are played).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from __future__ import annotations
 import argparse
 import statistics
 import tempfile
+import tomllib
 from pathlib import Path
 
 from ladder_reproducibility import play, report, results
@@ -46,16 +49,19 @@ def thinking(db: Path) -> dict[str, tuple[int, float, float]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", action="append", choices=["wongar", "waroong"])
-    parser.add_argument("--deals", type=int, default=16, help="deals per game (each played 3 times)")
+    parser.add_argument("--players", type=int, choices=[3, 4], default=3)
+    parser.add_argument("--deals", type=int, help="deals per game (each played once per seat); default: the config's")
     parser.add_argument("--db-folder", type=Path, help="keep (and resume) the databases here")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
         folder = args.db_folder or Path(scratch)
         for game in args.game or ["wongar", "waroong"]:
-            db = folder / f"expert-{game}.db"
-            seconds = play(HERE / f"expert-{game}.toml", db, args.deals)
+            name = f"expert-{game}" + ("" if args.players == 3 else f"-{args.players}p")
+            db = folder / f"{name}.db"
+            config = HERE / f"{name}.toml"
+            seconds = play(config, db, args.deals or tomllib.loads(config.read_text())["deals"])
             moves, cut, board = results(db)
-            print(f"expert-{game}")
+            print(name)
             report("node budgets", seconds, len(moves), cut, board)
             elo = {row["bot"]: row["elo"] for row in board}
             print(f"    expert - ismcts: {elo['expert'] - elo['ismcts']:+.1f} Elo")
