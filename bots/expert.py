@@ -4,8 +4,10 @@ Run as ``python -m bots.expert``. Each decision samples a full state from its ob
 game's seat-safe sampling (``Game.sample_state``, then ``State.determinize`` for every fresh deal:
 the redeal the engine's seat-view leak audit checks), remembers the Waroong Wars draft hands it
 received (:mod:`bots.shared.draft_memory`) so every deal agrees with them, and searches
-(:mod:`bots.shared.tree_search`) with a smaller UCB exploration constant than ``ismcts``, which
-pays once the tree is large: for exactly its node budget (a node is one iteration), or by the
+(:mod:`bots.shared.tree_search`) for every seat's expected share of its head-to-head results, the
+way multiplayer ratings count them (:mod:`bots.shared.pairwise_reward`; ``ismcts`` counts only the
+lead over the best other seat), with a smaller UCB exploration constant, which pays once the tree
+is large: for exactly its node budget (a node is one iteration), or by the
 clock (:mod:`bots.shared.budget`). It answers the most visited action
 with ``info = {"nodes", "spent_ms", "value"}`` (``"cut": true`` when the clock cut a node budget
 short).
@@ -17,6 +19,7 @@ from bots.heuristics import estimator, playout
 from bots.shared.budget import Budget
 from bots.shared.draft_memory import DraftMemory, remembering_dealer
 from bots.shared.match import Match, Policy, serve
+from bots.shared.pairwise_reward import pairwise_rewards
 from bots.shared.tree_search import Dealer, determinize, search
 from engine.core import WireMap
 from engine.waroong.state import WaroongState
@@ -42,7 +45,8 @@ def expert_policy(match: Match) -> Policy:
         if memory is not None and isinstance(root, WaroongState):
             root = memory.constrain(root, match.rng)
         budget = Budget(clock, match.nodes, len(root.to_move()))
-        verdict = search(root, match.seat, legal, estimate, play_on, budget.more, match.rng, dealer, EXPLORATION)
+        verdict = search(root, match.seat, legal, estimate, play_on, budget.more, match.rng, dealer, EXPLORATION,
+                         pairwise_rewards)
         info: WireMap = {**budget.report(verdict.iterations), "value": round(verdict.value, 4)}
         return Choice(verdict.action, info=info)
 
