@@ -87,7 +87,7 @@ def search(
     """Search from ``root`` (a state sampled from ``seat``'s view) while ``more(iterations)`` says so,
     playing on past the tree with ``playout`` before estimating; ``dealer`` deals the
     hidden information anew every few iterations; ``exploration`` is the UCB constant and ``reward``
-turns an estimate into each seat's reward (by default :func:`bots.heuristics.rewards`).
+    turns an estimate into each seat's reward (by default :func:`bots.heuristics.rewards`).
 
     At least one iteration runs. The answer is the most visited of ``legal`` at the root; ``rng``
     is the only source of chance, so equal iteration counts give equal answers.
