@@ -18,8 +18,9 @@ by unknown seats assigned at random).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
-from engine.core import WireMap
+from engine.core import State, WireMap
 from engine.waroong.cards import GROCERIES
 from engine.waroong.phases import DRAFT
 from engine.waroong.state import NO_CARD, WaroongState
@@ -166,3 +167,14 @@ def _counts(value: object) -> Counts:
             raise ValueError("expected whole-number grocery counts")
         counts.append(count)
     return counts
+
+
+def remembering_dealer(memory: DraftMemory) -> Callable[[State, int, random.Random], State]:
+    """A search's dealer (``State.determinize``, the seat-safe redeal) whose Waroong Wars deals
+    also agree with what ``memory`` remembers of the draft."""
+
+    def deal(root: State, seat: int, rng: random.Random) -> State:
+        dealt = root.determinize(seat, rng)
+        return memory.constrain(dealt, rng) if isinstance(dealt, WaroongState) else dealt
+
+    return deal

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from bots.heuristics import Estimator, Playout, rewards
@@ -33,6 +33,8 @@ Joint = tuple[tuple[int, int], ...]
 Dealer = Callable[[State, int, random.Random], State]
 #: Whether to run another iteration, given the iterations run so far (always true for 0).
 Continue = Callable[[int], bool]
+#: Each seat's reward in [0, 1] from each seat's estimated final points.
+Rewards = Callable[[Sequence[float]], list[float]]
 
 
 def determinize(root: State, seat: int, rng: random.Random) -> State:
@@ -79,22 +81,25 @@ def search(
     more: Continue,
     rng: random.Random,
     dealer: Dealer = determinize,
+    exploration: float = EXPLORATION,
+    reward: Rewards = rewards,
 ) -> Verdict:
     """Search from ``root`` (a state sampled from ``seat``'s view) while ``more(iterations)`` says so,
     playing on past the tree with ``playout`` before estimating; ``dealer`` deals the
-    hidden information anew every few iterations.
+    hidden information anew every few iterations; ``exploration`` is the UCB constant and ``reward``
+    turns an estimate into each seat's reward (by default :func:`bots.heuristics.rewards`).
 
     At least one iteration runs. The answer is the most visited of ``legal`` at the root; ``rng``
     is the only source of chance, so equal iteration counts give equal answers.
     """
     tree = _Node()
-    _seed_root(tree, root, seat, legal, estimate)
+    _seed_root(tree, root, seat, legal, estimate, reward)
     iterations = 0
     deal = root
     while iterations == 0 or more(iterations):
         if iterations % DEAL_REUSE == 0:
             deal = dealer(root, seat, rng)
-        _iterate(tree, deal.clone(), estimate, playout, rng)
+        _iterate(tree, deal.clone(), estimate, playout, rng, exploration, reward)
         iterations += 1
     edges = tree.edges
     best = max(legal, key=lambda a: (edges[(seat, a)].visits if (seat, a) in edges else -1, rng.random()))
@@ -103,7 +108,9 @@ def search(
     return Verdict(best, iterations, value)
 
 
-def _seed_root(tree: _Node, root: State, seat: int, legal: tuple[int, ...], estimate: Estimator) -> None:
+def _seed_root(
+    tree: _Node, root: State, seat: int, legal: tuple[int, ...], estimate: Estimator, reward: Rewards
+) -> None:
     """Start each root action with :data:`PRIOR_VISITS` visits at the reward its one-step result
     is estimated at, so that a short search starts from the greedy choice rather than from nothing."""
     own = set(root.legal_actions(seat))
@@ -114,14 +121,22 @@ def _seed_root(tree: _Node, root: State, seat: int, legal: tuple[int, ...], esti
         after.apply(seat, action)
         edge = tree.edges[(seat, action)] = _Edge()
         edge.visits = edge.available = PRIOR_VISITS
-        edge.total = PRIOR_VISITS * rewards(estimate(after))[seat]
+        edge.total = PRIOR_VISITS * reward(estimate(after))[seat]
 
 
-def _iterate(tree: _Node, state: State, estimate: Estimator, playout: Playout, rng: random.Random) -> None:
+def _iterate(
+    tree: _Node,
+    state: State,
+    estimate: Estimator,
+    playout: Playout,
+    rng: random.Random,
+    exploration: float,
+    reward: Rewards,
+) -> None:
     path: list[tuple[_Node, Joint]] = []
     node = tree
     while not state.is_over():
-        joint = _select(node, state, rng)
+        joint = _select(node, state, rng, exploration)
         for chooser, action in joint:
             state.apply(chooser, action)
         path.append((node, joint))
@@ -131,15 +146,15 @@ def _iterate(tree: _Node, state: State, estimate: Estimator, playout: Playout, r
             break
         node = child
     playout(state, rng)
-    reward = rewards(estimate(state))
+    earned = reward(estimate(state))
     for node, joint in path:
         for chooser, action in joint:
             edge = node.edges[(chooser, action)]
             edge.visits += 1
-            edge.total += reward[chooser]
+            edge.total += earned[chooser]
 
 
-def _select(node: _Node, state: State, rng: random.Random) -> Joint:
+def _select(node: _Node, state: State, rng: random.Random, exploration: float) -> Joint:
     """Each seat to move picks an untried legal action at random, else the best by UCB."""
     joint = []
     edges = node.edges
@@ -159,7 +174,7 @@ def _select(node: _Node, state: State, rng: random.Random) -> Joint:
             continue
         best_action, best_score = options[0][0], -math.inf
         for action, edge in options:
-            score = edge.total / edge.visits + EXPLORATION * math.sqrt(math.log(edge.available) / edge.visits)
+            score = edge.total / edge.visits + exploration * math.sqrt(math.log(edge.available) / edge.visits)
             if score > best_score:
                 best_action, best_score = action, score
         joint.append((chooser, best_action))
