@@ -1,0 +1,83 @@
+"""Levels of the searching built-in bots: ``level`` in a tournament entry becomes ``ARENA_LEVEL``,
+each level a node budget per game, level 3 the ladders' budget; anything else is refused in one line."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from arena.tournament import TournamentError
+from arena.tournament.config import config_from_plain, parse_config
+from bots.shared.levels import BUDGETS, ENV_LEVEL, LEVELS, LevelError, env_level, level_nodes
+from protocols.messages import ENV_NODES
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def _raw(entry: dict[str, object]) -> dict[str, object]:
+    return {"name": "t", "game": "wongar", "table_size": 2, "time_control": "1s", "seed": 1,
+            "bots": [entry, {"name": "r", "bot": "random"}]}
+
+
+@pytest.mark.parametrize("bot", sorted(BUDGETS))
+@pytest.mark.parametrize("game", ["wongar", "waroong", "liars_dice"])
+def test_each_level_searches_more_than_the_one_below(bot: str, game: str) -> None:
+    """Five levels, node budgets rising strictly with the level, in every game."""
+    budgets = [level_nodes(bot, game, level) for level in LEVELS]
+    assert list(LEVELS) == [1, 2, 3, 4, 5]
+    assert all(low < high for low, high in zip(budgets, budgets[1:])), budgets
+
+
+@pytest.mark.parametrize("game", ["wongar", "waroong"])
+def test_level_three_is_the_ladder_budget(game: str) -> None:
+    """The 3-seat ladder config of each game gives greedy and ismcts the level-3 node budgets."""
+    ladder = tomllib.loads((EXAMPLES / f"ladder-{game}.toml").read_text())
+    nodes = {entry["bot"]: entry.get("nodes") for entry in ladder["bots"]}
+    assert nodes["greedy"] == level_nodes("greedy", game, 3)
+    assert nodes["ismcts"] == level_nodes("ismcts", game, 3)
+
+
+def test_a_tournament_level_reaches_the_bot_and_is_stored(tmp_path: Path) -> None:
+    """``level`` in a ``[[bots]]`` entry becomes ``ARENA_LEVEL`` and survives the store's round trip."""
+    config = parse_config(_raw({"name": "g", "bot": "ismcts", "level": 4}), source="t.toml", base=tmp_path)
+    env = config.bots[0].spec().env
+    assert env[ENV_LEVEL] == "4" and ENV_NODES not in env
+    assert config_from_plain(config.to_plain()) == config
+
+
+@pytest.mark.parametrize(("entry", "problem"), [
+    ({"bot": "greedy", "level": 0}, "a level is a whole number from 1 to 5, not 0"),
+    ({"bot": "greedy", "level": 6}, "a level is a whole number from 1 to 5, not 6"),
+    ({"bot": "ismcts", "level": "3"}, "a level is a whole number from 1 to 5, not '3'"),
+    ({"bot": "ismcts", "level": True}, "a level is a whole number from 1 to 5, not True"),
+    ({"bot": "random", "level": 2}, "only greedy and ismcts take a level, not 'random'"),
+    ({"bot": "greedy", "level": 2, "nodes": 4}, "give a level or a node budget (nodes), not both"),
+])
+def test_a_bad_level_is_refused_in_one_line(entry: dict[str, object], problem: str, tmp_path: Path) -> None:
+    with pytest.raises(TournamentError) as caught:
+        parse_config(_raw({"name": "g", **entry}), source="t.toml", base=tmp_path)
+    assert str(caught.value) == f"t.toml: bots[0].level: {problem}"
+
+
+def test_the_level_in_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``ARENA_LEVEL`` unset is no level; a level is read; anything else names the variable."""
+    monkeypatch.delenv(ENV_LEVEL, raising=False)
+    assert env_level("greedy") is None
+    monkeypatch.setenv(ENV_LEVEL, " 5 ")
+    assert env_level("greedy") == 5
+    monkeypatch.setenv(ENV_LEVEL, "high")
+    with pytest.raises(LevelError, match=f"^{ENV_LEVEL}: a level is a whole number from 1 to 5, not 'high'$"):
+        env_level("ismcts")
+
+
+def test_a_bad_level_stops_a_bot_with_one_line() -> None:
+    """A bot given a bad ``ARENA_LEVEL`` exits with status 2 and says why in one line."""
+    env = {"ARENA_ENDPOINT": "ipc:///nonexistent", "ARENA_TOKEN": "t", ENV_LEVEL: "9"}
+    done = subprocess.run([sys.executable, "-m", "bots.greedy"], env=env, capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [f"greedy: {ENV_LEVEL}: a level is a whole number from 1 to 5, not 9"]
