@@ -6,14 +6,21 @@ from __future__ import annotations
 import subprocess
 import sys
 import tomllib
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from arena.clock import TimeControl
+from arena.handle import BotHandle, close_all
+from arena.manifest import resolve_bot
+from arena.referee import play_match
 from arena.tournament import TournamentError
 from arena.tournament.config import config_from_plain, parse_config
 from bots.shared.levels import BUDGETS, ENV_LEVEL, LEVELS, LevelError, env_level, level_nodes
+from engine.registry import get_game
 from protocols.messages import ENV_NODES
+from protocols.transport import Hub
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -81,3 +88,28 @@ def test_a_bad_level_stops_a_bot_with_one_line() -> None:
                           timeout=60)
     assert done.returncode == 2
     assert done.stderr.strip().splitlines() == [f"greedy: {ENV_LEVEL}: a level is a whole number from 1 to 5, not 9"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game_name", ["wongar", "waroong"])
+def test_a_level_is_the_node_budget_of_the_game_in_a_real_match(game_name: str, hub: Hub,
+                                                                  tmp_path: Path) -> None:
+    """Bot processes given ``ARENA_LEVEL`` search exactly their level's budget for the game played."""
+    levels = {"ismcts": 1, "greedy": 2}
+    specs = [replace(resolve_bot(name), env={ENV_LEVEL: str(levels[name])} if name in levels else {})
+             for name in ("ismcts", "greedy", "random")]
+    game = get_game(game_name)
+    handles = BotHandle.launch_all(specs, hub, tmp_path)
+    try:
+        for handle in handles:
+            assert handle.alive(), f"{handle.spec.name} did not start: {handle.failure}"
+        record = play_match(game, game.configure(3), 77, handles, TimeControl.parse("5s"))
+    finally:
+        close_all(handles)
+    assert record.faults == (), record.faults
+    searched: dict[int, set[object]] = {0: set(), 1: set()}
+    for decision in record.decisions:
+        if decision.seat in searched and decision.info and decision.info.get("nodes"):
+            assert "cut" not in decision.info
+            searched[decision.seat].add(decision.info["nodes"])
+    assert searched == {0: {level_nodes("ismcts", game_name, 1)}, 1: {level_nodes("greedy", game_name, 2)}}
