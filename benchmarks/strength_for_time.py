@@ -9,8 +9,8 @@ Prints the bot's Elo with its 95% interval, the reference anchored at 1500. (``g
 itself shows what its clock buys over its node budget.)
 
 Then each bot's decisions a second at its default budget (level 3 of :mod:`bots.shared.levels`),
-measured in this process on processor time: ``--decisions`` decisions of a seat of the bot at
-tables of random seats.
+measured in this process on processor time: ``--decisions`` decisions (with a choice: a forced one
+is not counted) of a seat of the bot at tables of random seats.
 
 Usage: python benchmarks/strength_for_time.py [--game wongar] [--deals 8] [--tc 20ms --tc 100ms] [-j 2]
 """
@@ -95,7 +95,8 @@ POLICIES: dict[str, Callable[[Match], Policy]] = {"greedy": greedy_policy, "ismc
 
 
 def decisions_per_second(game_name: str, bot: str, decisions: int) -> float:
-    """Decisions a processor second of ``bot`` at level 3, one seat at tables of random seats."""
+    """Decisions with a choice a processor second of ``bot`` at level 3, one seat at tables of
+    random seats."""
     game = get_game(game_name)
     config = game.configure(3, VARIANTS[game_name], {})
     nodes = level_nodes(bot, game_name, 3)
@@ -107,7 +108,7 @@ def decisions_per_second(game_name: str, bot: str, decisions: int) -> float:
         while not state.is_over() and made < decisions:
             seat = state.to_move()[0]
             legal = state.legal_actions(seat)
-            if seat != 0:
+            if seat != 0 or len(legal) == 1:
                 state.apply(seat, rng.choice(legal))
                 continue
             clock = Clock(UNTIMED, 0.0, 0.0, "cpu", clock_reading("cpu"))
