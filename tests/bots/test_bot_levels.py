@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import tomllib
 from dataclasses import replace
 from pathlib import Path
 
@@ -16,7 +15,7 @@ from arena.handle import BotHandle, close_all
 from arena.manifest import resolve_bot
 from arena.referee import play_match
 from arena.tournament import TournamentError
-from arena.tournament.config import config_from_plain, parse_config
+from arena.tournament.config import config_from_plain, load_config, parse_config
 from bots.shared.levels import BUDGETS, ENV_LEVEL, LEVELS, LevelError, env_level, level_nodes
 from engine.registry import get_game
 from protocols.messages import ENV_NODES
@@ -40,12 +39,18 @@ def test_each_level_searches_more_than_the_one_below(bot: str, game: str) -> Non
 
 
 @pytest.mark.parametrize("game", ["wongar", "waroong"])
-def test_level_three_is_the_ladder_budget(game: str) -> None:
-    """The 3-seat ladder config of each game gives greedy and ismcts the level-3 node budgets."""
-    ladder = tomllib.loads((EXAMPLES / f"ladder-{game}.toml").read_text())
-    nodes = {entry["bot"]: entry.get("nodes") for entry in ladder["bots"]}
-    assert nodes["greedy"] == level_nodes("greedy", game, 3)
-    assert nodes["ismcts"] == level_nodes("ismcts", game, 3)
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_every_ladder_config_plays_the_ladder_at_level_three(game: str, players: int) -> None:
+    """Each ladder config loads, seats ``players`` at a table, fields random, greedy and ismcts
+    (the rest more entries of random), and gives greedy and ismcts the level-3 node budgets."""
+    name = f"ladder-{game}.toml" if players == 3 else f"ladder-{game}-{players}.toml"
+    config = load_config(EXAMPLES / name)
+    assert (config.game.split("@")[0], config.table_size) == (game, players)
+    budgets = {entry.name: entry.nodes for entry in config.bots}
+    assert {entry.bot for entry in config.bots} == {"random", "greedy", "ismcts"}
+    assert len(config.bots) == players
+    assert budgets["greedy"] == level_nodes("greedy", game, 3)
+    assert budgets["ismcts"] == level_nodes("ismcts", game, 3)
 
 
 def test_a_tournament_level_reaches_the_bot_and_is_stored(tmp_path: Path) -> None:
