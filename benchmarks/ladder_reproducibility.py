@@ -48,10 +48,12 @@ def burners(count: int) -> Iterator[None]:
             proc.wait()
 
 
-def play(config: Path, db: Path, deals: int) -> float:
-    """Run the ladder into ``db``; the wall seconds it took. Raises if the run fails."""
+def play(config: Path, db: Path, deals: int, concurrency: int | None = None) -> float:
+    """Run the ladder into ``db`` (``concurrency`` matches at once; ``None``: the config's); the
+    wall seconds it took. Raises if the run fails."""
     started = time.monotonic()
-    subprocess.run([*ARENA, "tournament", "run", str(config), "--db", str(db), "--deals", str(deals)],
+    jobs = [] if concurrency is None else ["-j", str(concurrency)]
+    subprocess.run([*ARENA, "tournament", "run", str(config), "--db", str(db), "--deals", str(deals), *jobs],
                    check=True, stdout=subprocess.DEVNULL)
     return time.monotonic() - started
 

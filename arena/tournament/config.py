@@ -26,6 +26,7 @@ from arena.remote.seats import remote_spec
 from arena.remote.settings import POSTPONE_AFTER, RemoteSettings
 from protocols.guard import ConnectionCaps
 from arena.tournament import TournamentError
+from bots.shared.levels import ENV_LEVEL, LevelError, check_level
 from engine.core import ConfigError, KnobValue, MatchConfig
 from engine.registry import get_game
 from leaderboards.sprt import SprtError, SprtSettings
@@ -291,7 +292,7 @@ _TOP_KEYS = {
     "deal_secret_file": "a string",
     "bots": "an array of tables",
 }
-_BOT_KEYS = ("name", "bot", "env", "nodes", "trusted", "remote")
+_BOT_KEYS = ("name", "bot", "env", "nodes", "level", "trusted", "remote")
 
 
 class _Reader:
@@ -549,6 +550,8 @@ def _read_bots(top: _Reader, base: Path, stored: bool) -> tuple[BotEntry, ...]:
         if text.endswith(".toml"):
             text = str((base / text).resolve())
         nodes = reader.integer("nodes", None, minimum=1) if "nodes" in item else None
+        if "level" in item:
+            env = {**env, **_level_env(reader, text, nodes)}
         entry = BotEntry("", text, dict(env), nodes, reader.boolean("trusted", False))
         if stored:  # resolved when played (run and resume check it), not to read results
             bots.append(replace(entry, name=reader.string("name", _REQUIRED),
@@ -568,9 +571,20 @@ def _read_bots(top: _Reader, base: Path, stored: bool) -> tuple[BotEntry, ...]:
     return tuple(bots)
 
 
+def _level_env(reader: _Reader, bot: str, nodes: int | None) -> dict[str, str]:
+    """A built-in bot's ``level`` (:mod:`bots.shared.levels`) as the environment that gives it."""
+    if nodes is not None:
+        raise reader.error("level", "give a level or a node budget (nodes), not both")
+    try:
+        level = check_level(bot, reader.data["level"])
+    except LevelError as exc:
+        raise reader.error("level", str(exc)) from None
+    return {ENV_LEVEL: str(level)}
+
+
 def _remote_entry(reader: _Reader) -> BotEntry:
     """A ``remote = true`` entry: a name, nothing to run here."""
-    for key in ("bot", "env", "nodes", "trusted", "folder"):
+    for key in ("bot", "env", "nodes", "level", "trusted", "folder"):
         if key in reader.data:
             raise reader.error(key, "a remote bot runs on its owner's machine; give only its name")
     name = reader.string("name", _REQUIRED)

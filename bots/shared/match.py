@@ -20,6 +20,8 @@ from arena_bot.sdk import BotExit, ChooseFn, match_random, node_budget, run_matc
 from engine.core import Game, MatchConfig, State, WireMap
 from engine.registry import get_game
 
+from .levels import LevelError, env_level, level_nodes
+
 
 @dataclass(frozen=True, slots=True)
 class Match:
@@ -55,13 +57,19 @@ def serve(
     match_for: Callable[[Start, int | None], Match] = match_from_start,
 ) -> int:
     """Play until the referee says bye, with a fresh policy per match; the exit status (2, with a
-    one-line message, when ``ARENA_NODES`` is not a node budget). ``match_for`` builds each
-    match from its ``start`` and the node budget (by default the game from the registry; a bot
-    shipped with its game may take the game from its own package)."""
+    one-line message, when ``ARENA_NODES`` is not a node budget or ``ARENA_LEVEL`` not a level of
+    ``name``). ``match_for`` builds each match from its ``start`` and the node budget: ``ARENA_NODES``,
+    else the level's budget in the match's game (:mod:`.levels`), else none. By default the game
+    comes from the registry; a bot shipped with its game may take it from its own package."""
     try:
         nodes = node_budget()
-    except BotExit as exc:
+        level = env_level(name)
+    except (BotExit, LevelError) as exc:
         print(f"{name}: {exc}", file=sys.stderr)
         return 2
+
+    def budget(start: Start) -> int | None:
+        return nodes if nodes is not None or level is None else level_nodes(name, start.game, level)
+
     gc.freeze()  # the modules loaded so far are never garbage: keep them out of every collection
-    return run_matches(lambda start: policy_for(match_for(start, nodes)), name=name, version=version)
+    return run_matches(lambda start: policy_for(match_for(start, budget(start))), name=name, version=version)
