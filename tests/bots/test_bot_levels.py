@@ -41,14 +41,15 @@ def test_each_level_searches_more_than_the_one_below(bot: str, game: str) -> Non
 @pytest.mark.parametrize("game", ["wongar", "waroong"])
 @pytest.mark.parametrize("players", [3, 4, 5])
 def test_every_ladder_config_plays_the_ladder_at_level_three(game: str, players: int) -> None:
-    """Each ladder config loads, seats ``players`` at a table, fields random, greedy and ismcts
-    (the rest more entries of random), and gives greedy and ismcts the level-3 node budgets."""
+    """Each ladder config loads, seats ``players`` at a table, fields random, greedy, ismcts and
+    expert (the seats beyond four more entries of random), and gives greedy and ismcts the level-3
+    node budgets."""
     name = f"ladder-{game}.toml" if players == 3 else f"ladder-{game}-{players}.toml"
     config = load_config(EXAMPLES / name)
     assert (config.game.split("@")[0], config.table_size) == (game, players)
     budgets = {entry.name: entry.nodes for entry in config.bots}
-    assert {entry.bot for entry in config.bots} == {"random", "greedy", "ismcts"}
-    assert len(config.bots) == players
+    assert {entry.bot for entry in config.bots} == {"random", "greedy", "ismcts", "expert"}
+    assert len(config.bots) == max(players, 4)
     assert budgets["greedy"] == level_nodes("greedy", game, 3)
     assert budgets["ismcts"] == level_nodes("ismcts", game, 3)
 
