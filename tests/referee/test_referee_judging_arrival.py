@@ -16,7 +16,7 @@ from protocols.transport import DECODES_PER_REQUEST, Peer
 
 pytestmark = pytest.mark.timeout(60)
 #: Seconds the referee is kept busy between a reply's arrival and its judging.
-BUSY = 0.5
+BUSY = 2.0
 
 
 class SlowLog(logging.Handler):
