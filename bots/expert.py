@@ -12,26 +12,9 @@ clock (:mod:`bots.shared.budget`), with the settings :data:`SETTINGS` gives its 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from bots.heuristics import estimator, playout, rewards
-from bots.shared.budget import Budget
-from bots.shared.draft_memory import DraftMemory, remembering_dealer
+from bots.ismcts import Settings, ismcts_policy
 from bots.shared.match import Match, Policy, serve
 from bots.shared.pairwise_reward import pairwise_rewards
-from bots.shared.tree_search import EXPLORATION, Dealer, Rewards, determinize, search
-from engine.core import WireMap
-from engine.waroong.state import WaroongState
-from arena_bot.sdk import Choice, Clock
-
-
-@dataclass(frozen=True, slots=True)
-class Settings:
-    """How the search scores and explores: each seat's reward from the estimate, the UCB constant."""
-
-    reward: Rewards = rewards
-    exploration: float = EXPLORATION
-
 
 #: Per game, the settings its measurements favour (benchmarks/expert_strength.py). In Wongar every
 #: seat's reward is its mean head-to-head share (:mod:`bots.shared.pairwise_reward`, the way a
@@ -42,28 +25,8 @@ SETTINGS: dict[str, Settings] = {"wongar": Settings(pairwise_rewards, 0.45)}
 
 
 def expert_policy(match: Match) -> Policy:
-    """The expert ``choose`` for one match."""
-    estimate = estimator(match.config.game)
-    play_on = playout(match.config.game)
-    memory = DraftMemory(match.seat) if match.config.game == "waroong" else None
-    dealer: Dealer = determinize if memory is None else remembering_dealer(memory)
-    settings = SETTINGS.get(match.config.game, Settings())
-
-    def choose(observation: WireMap, legal: tuple[int, ...], clock: Clock) -> int | Choice:
-        if memory is not None:
-            memory.observe(observation)
-        if len(legal) == 1:
-            return Choice(legal[0], info={"nodes": 0, "value": None})
-        root = match.sample(observation)
-        if memory is not None and isinstance(root, WaroongState):
-            root = memory.constrain(root, match.rng)
-        budget = Budget(clock, match.nodes, len(root.to_move()))
-        verdict = search(root, match.seat, legal, estimate, play_on, budget.more, match.rng, dealer,
-                         settings.exploration, settings.reward)
-        info: WireMap = {**budget.report(verdict.iterations), "value": round(verdict.value, 4)}
-        return Choice(verdict.action, info=info)
-
-    return choose
+    """The expert ``choose`` for one match: ``ismcts``'s search with its game's settings."""
+    return ismcts_policy(match, SETTINGS.get(match.config.game, Settings()))
 
 
 def main() -> int:

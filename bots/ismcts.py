@@ -12,30 +12,32 @@ every deal it searches agrees with them.
 
 from __future__ import annotations
 
-import random
+from dataclasses import dataclass
 
-from bots.heuristics import estimator, playout
+from bots.heuristics import estimator, playout, rewards
 from bots.shared.budget import Budget
+from bots.shared.draft_memory import DraftMemory, remembering_dealer
 from bots.shared.match import Match, Policy, serve
-from bots.shared.draft_memory import DraftMemory
-from bots.shared.tree_search import Dealer, determinize, search
-from engine.core import State, WireMap
+from bots.shared.tree_search import EXPLORATION, Dealer, Rewards, determinize, search
+from engine.core import WireMap
 from engine.waroong.state import WaroongState
 from arena_bot.sdk import Choice, Clock
 
 
-def ismcts_policy(match: Match) -> Policy:
-    """The ISMCTS ``choose`` for one match."""
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """How the search scores and explores: each seat's reward from the estimate, the UCB constant."""
+
+    reward: Rewards = rewards
+    exploration: float = EXPLORATION
+
+
+def ismcts_policy(match: Match, settings: Settings = Settings()) -> Policy:
+    """The ISMCTS ``choose`` for one match, searching with ``settings``."""
     estimate = estimator(match.config.game)
     play_on = playout(match.config.game)
     memory = DraftMemory(match.seat) if match.config.game == "waroong" else None
-    dealer: Dealer = determinize
-    if memory is not None:
-        draft_memory = memory
-
-        def dealer(root: State, seat: int, rng: random.Random) -> State:
-            deal = root.determinize(seat, rng)
-            return draft_memory.constrain(deal, rng) if isinstance(deal, WaroongState) else deal
+    dealer: Dealer = determinize if memory is None else remembering_dealer(memory)
 
     def choose(observation: WireMap, legal: tuple[int, ...], clock: Clock) -> int | Choice:
         if memory is not None:
@@ -46,7 +48,8 @@ def ismcts_policy(match: Match) -> Policy:
         if memory is not None and isinstance(root, WaroongState):
             root = memory.constrain(root, match.rng)
         budget = Budget(clock, match.nodes, len(root.to_move()))
-        verdict = search(root, match.seat, legal, estimate, play_on, budget.more, match.rng, dealer)
+        verdict = search(root, match.seat, legal, estimate, play_on, budget.more, match.rng, dealer,
+                         settings.exploration, settings.reward)
         info: WireMap = {**budget.report(verdict.iterations), "value": round(verdict.value, 4)}
         return Choice(verdict.action, info=info)
 
