@@ -110,6 +110,14 @@ def generic_event_text(event: WireMap, names: Sequence[str]) -> str:
     return f"{kind}: {', '.join(parts)}" if parts else kind
 
 
+def seat_name(event: WireMap, names: Sequence[str], field: str = "seat") -> str:
+    """The name of the seat in the event's ``field``, or ``a seat`` where the event has none."""
+    seat = event.get(field)
+    if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(names):
+        return names[seat]
+    return "a seat"
+
+
 def value_text(value: Wire) -> str:
     """A field's value in words: a list joined, counts as ``2× name``, ``none`` for nothing."""
     if value is None:

@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from arena_bot.wire_types import WireMap
 from engine.core import State
-from engine.presentation import Presentation, generic_event_text, movers_text, package_text, plain, value_text
+from engine.presentation import Presentation, generic_event_text, movers_text, package_text, plain, seat_name, value_text
 
 from .cards import CELEBRITY, CUSTOMER_VALUES
 from .state import WaroongState
@@ -26,29 +26,23 @@ PHASES: Mapping[str, str] = {
 
 #: Events in plain words, by type: ``(event, names) -> text``; a seat's own private events name it.
 EVENTS: Mapping[str, Callable[[WireMap, Sequence[str]], str]] = {
-    "dealt": lambda e, n: f"{_who(e, n)} was dealt {value_text(e.get('hand'))}",
-    "picked": lambda e, n: f"{_who(e, n)} picked {value_text(e.get('grocery'))}",
+    "dealt": lambda e, n: f"{seat_name(e, n)} was dealt {value_text(e.get('hand'))}",
+    "picked": lambda e, n: f"{seat_name(e, n)} picked {value_text(e.get('grocery'))}",
     "passed": lambda e, n: f"the hands passed left ({value_text(e.get('left'))} cards each)",
-    "turn": lambda e, n: f"{_who(e, n)} cooks",
-    "cooked": lambda e, n: (f"{_who(e, n)} cooked {value_text(e.get('dish'))} for {value_text(e.get('points'))} points"
+    "turn": lambda e, n: f"{seat_name(e, n)} cooks",
+    "cooked": lambda e, n: (f"{seat_name(e, n)} cooked {value_text(e.get('dish'))} for {value_text(e.get('points'))} points"
                             + (f" with {value_text(e.get('supplements'))}" if e.get("supplements") else "")
                             + (f", using {plain(value_text(e.get('boss')))}" if e.get("boss") else "")),
-    "customer-drawn": lambda e, n: f"{_who(e, n)} drew a customer card",
-    "drew": lambda e, n: f"{_who(e, n)} drew the customer card {plain(str(e.get('customer')))}",
-    "kept": lambda e, n: f"{_who(e, n)} kept {value_text(e.get('grocery'))}",
-    "turn-over": lambda e, n: (f"{_who(e, n)} ended the turn" + (", keeping a grocery" if e.get("kept") else "")
+    "customer-drawn": lambda e, n: f"{seat_name(e, n)} drew a customer card",
+    "drew": lambda e, n: f"{seat_name(e, n)} drew the customer card {plain(str(e.get('customer')))}",
+    "kept": lambda e, n: f"{seat_name(e, n)} kept {value_text(e.get('grocery'))}",
+    "turn-over": lambda e, n: (f"{seat_name(e, n)} ended the turn" + (", keeping a grocery" if e.get("kept") else "")
                                + (f", discarding {value_text(e.get('discarded'))}" if e.get("discarded") else "")),
-    "stolen-card": lambda e, n: f"the Thief of {_who(e, n, 'by')} took {value_text(e.get('grocery'))} from {_who(e, n, 'target')}",
-    "charmed-card": lambda e, n: (f"the Charmer of {_who(e, n, 'by')} took the customer card "
-                                  f"{plain(str(e.get('customer')))} from {_who(e, n, 'target')}"),
-    "businesswoman-declined": lambda e, n: f"{_who(e, n)} declined the Businesswoman's offer",
+    "stolen-card": lambda e, n: f"the Thief of {seat_name(e, n, 'by')} took {value_text(e.get('grocery'))} from {seat_name(e, n, 'target')}",
+    "charmed-card": lambda e, n: (f"the Charmer of {seat_name(e, n, 'by')} took the customer card "
+                                  f"{plain(str(e.get('customer')))} from {seat_name(e, n, 'target')}"),
+    "businesswoman-declined": lambda e, n: f"{seat_name(e, n)} declined the Businesswoman's offer",
 }
-
-
-def _who(event: WireMap, names: Sequence[str], field: str = "seat") -> str:
-    """The name of the seat in ``field``, or ``a seat`` where the event has none."""
-    seat = event.get(field)
-    return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "a seat"
 
 
 class WaroongPresentation(Presentation):
