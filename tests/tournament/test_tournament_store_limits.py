@@ -65,6 +65,7 @@ def test_a_full_disk_mid_run_says_what_is_stored(tmp_path: Path, reference_db: P
     config = tmp_path / "league.toml"
     config.write_text(league_toml(f"full-{os.getpid()}"))
     db = tmp_path / "full.db"
+    Store(db).close()  # the schema is in place, so the limit bites on games, not on migrations
     full = subprocess.run(
         [sys.executable, "-c", "from arena.cli.app import main; main()", "tournament", "run",
          str(config), "--db", str(db)],
