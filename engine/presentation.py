@@ -3,8 +3,8 @@
 :meth:`engine.core.Game.presentation` returns a :class:`Presentation`. Every method has a generic
 default, so a game that provides nothing is still shown: its events as their type and fields, its
 actions by their labels, the seats to move, the text picture of :meth:`~engine.core.State.render`,
-and on the published site every key of the observation as a table. A game overrides the methods
-it can say better, and may ship a viewer for the site: a script (and a style sheet) kept as
+and on the published site every key of the observation as a table. A game gives its own words for
+its event types in :attr:`Presentation.events`, overrides the methods it can say better, and may ship a viewer for the site: a script (and a style sheet) kept as
 package data beside its code, returned by :meth:`Presentation.viewer_script` and
 :meth:`Presentation.viewer_style`.
 
@@ -14,7 +14,7 @@ they are the caller's to make safe for where the text is shown.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from importlib import resources
 from typing import TYPE_CHECKING
 
@@ -26,13 +26,21 @@ if TYPE_CHECKING:
 #: Event fields that hold a seat number, read as that seat's name.
 SEAT_FIELDS = frozenset({"seat", "to", "by", "target"})
 
+#: One event type's words: ``(event, names) -> text``.
+EventWords = Callable[[WireMap, Sequence[str]], str]
+
 
 class Presentation:
     """The generic view of a game; subclass it to give a game its own words and viewer."""
 
+    #: A game's own words for its event types (the others read generically); see :meth:`event_text`.
+    events: Mapping[str, EventWords] = {}
+
     def event_text(self, event: WireMap, names: Sequence[str]) -> str:
-        """One engine event in plain words: its type, then its fields (seats by their names)."""
-        return generic_event_text(event, names)
+        """One engine event in plain words: the words :attr:`events` has for its type, else its
+        type then its fields (seats by their names)."""
+        words = self.events.get(str(event.get("type")))
+        return words(event, names) if words else generic_event_text(event, names)
 
     def action_text(self, state: State, seat: int, action: int) -> str:
         """``seat``'s ``action`` in plain words. ``state`` is the match it is played in, just before

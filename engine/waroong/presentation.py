@@ -4,11 +4,11 @@ site's viewer (``viewer.js``, ``viewer.css`` beside this module)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from arena_bot.wire_types import WireMap
 from engine.core import State
-from engine.presentation import Presentation, generic_event_text, movers_text, package_text, plain, seat_name, value_text
+from engine.presentation import EventWords, Presentation, movers_text, package_text, plain, seat_name, value_text
 
 from .cards import CELEBRITY, CUSTOMER_VALUES
 from .state import WaroongState
@@ -25,7 +25,7 @@ PHASES: Mapping[str, str] = {
 
 
 #: Events in plain words, by type: ``(event, names) -> text``; a seat's own private events name it.
-EVENTS: Mapping[str, Callable[[WireMap, Sequence[str]], str]] = {
+EVENTS: Mapping[str, EventWords] = {
     "dealt": lambda e, n: f"{seat_name(e, n)} was dealt {value_text(e.get('hand'))}",
     "picked": lambda e, n: f"{seat_name(e, n)} picked {value_text(e.get('grocery'))}",
     "passed": lambda e, n: f"the hands passed left ({value_text(e.get('left'))} cards each)",
@@ -49,9 +49,7 @@ class WaroongPresentation(Presentation):
     """Waroong Wars' words: the phase says what the seats to move are doing; the private events
     say whose they are."""
 
-    def event_text(self, event: WireMap, names: Sequence[str]) -> str:
-        words = EVENTS.get(str(event.get("type")))
-        return words(event, names) if words else generic_event_text(event, names)
+    events = EVENTS
 
     def next_text(self, state: State, names: Sequence[str]) -> str:
         if state.is_over():

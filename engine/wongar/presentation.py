@@ -3,11 +3,11 @@ running scores, where the final scores came from, and the site's viewer (``viewe
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from engine.core import State
 from arena_bot.wire_types import Wire, WireMap
-from engine.presentation import Presentation, generic_event_text, package_text, seat_name, value_text
+from engine.presentation import EventWords, Presentation, package_text, seat_name, value_text
 from engine.wongar.cards import CARD_MAJORITY_BONUS, KIND_NAMES, TERRITORY_CARD_KINDS
 from engine.wongar.state import WongarState
 
@@ -42,6 +42,11 @@ def _piece(event: WireMap) -> str:
     return str(event.get("piece")).lower()
 
 
+def _end_reason(event: WireMap) -> str:
+    """Why the end was triggered, in plain words (the raw reason for one not known here)."""
+    return END_REASONS.get(str(event.get("end")), str(event.get("end")))
+
+
 def _reveal(e: WireMap, n: Sequence[str]) -> str:
     if e.get("card") == "Scorpion":
         return f"a Scorpion is revealed in {_v(e, 'territory')} by the start player, {seat_name(e, n)}"
@@ -54,8 +59,7 @@ def _game_end(e: WireMap, n: Sequence[str]) -> str:
     extra = bonus if isinstance(bonus, list) else []
     final = ", ".join(f"{name} {value_text(score)}" + (f" (card bonus {value_text(extra[s])})" if s < len(extra) and extra[s] else "")
                       for s, (name, score) in enumerate(zip(n, rows)))
-    why = END_REASONS.get(str(e.get("end")), str(e.get("end")))
-    return f"the game is over ({why}); final scores: {final}"
+    return f"the game is over ({_end_reason(e)}); final scores: {final}"
 
 
 def _ceremony(e: WireMap, n: Sequence[str]) -> str:
@@ -66,7 +70,7 @@ def _ceremony(e: WireMap, n: Sequence[str]) -> str:
 def _scoring(e: WireMap, n: Sequence[str]) -> str:
     awards = e.get("awards")
     parts = [f"{seat_name(a, n)} {'scores ' if not i else ''}{value_text(a.get('points'))} for the most "
-             f"{str(a.get('piece')).lower()}s"
+             f"{_piece(a)}s"
              for i, a in enumerate(x for x in (awards if isinstance(awards, list) else []) if isinstance(x, dict))]
     head = f"ceremony in {_v(e, 'territory')} (phase {_v(e, 'phase')}, called by the {_v(e, 'trigger')})"
     return f"{head}: {', '.join(parts) or 'nobody scores'}"
@@ -80,7 +84,7 @@ def _seats(value: Wire, names: Sequence[str]) -> str:
 
 #: Wongar's engine events in plain words, by type: ``(event, names) -> text``; a seat's own private
 #: events (``deal``, ``drew``) name it.
-EVENTS: Mapping[str, Callable[[WireMap, Sequence[str]], str]] = {
+EVENTS: Mapping[str, EventWords] = {
     "setup": lambda e, n: (f"setup: {seat_name(e, n, 'ancestor_owner')} owns the Ancestor and the Boomerang, "
                            f"{seat_name(e, n, 'elder_owner')} owns the Elder"),
     "deal": lambda e, n: f"{seat_name(e, n)} was dealt {value_text(e.get('hand'))}",
@@ -92,7 +96,7 @@ EVENTS: Mapping[str, Callable[[WireMap, Sequence[str]], str]] = {
     "round_end": lambda e, n: f"round {_v(e, 'round')} ends",
     "end_triggered": lambda e, n: (f"the end is triggered: the {_v(e, 'territory')} stack ran out"
                                    if e.get("end") == "stack" else
-                                   f"the end is triggered: {END_REASONS.get(str(e.get('end')), str(e.get('end')))}")
+                                   f"the end is triggered: {_end_reason(e)}")
                      + "; this round is the last",
     "game_end": _game_end,
     "take": lambda e, n: f"{seat_name(e, n)} took the {_v(e, 'card')} card in {_v(e, 'territory')}",
@@ -128,9 +132,7 @@ class WongarPresentation(Presentation):
     """Wongar's words: every engine event in plain words, seats by name; one seat decides at a
     time, and its ``pending`` decision says what."""
 
-    def event_text(self, event: WireMap, names: Sequence[str]) -> str:
-        words = EVENTS.get(str(event.get("type")))
-        return words(event, names) if words else generic_event_text(event, names)
+    events = EVENTS
 
     def next_text(self, state: State, names: Sequence[str]) -> str:
         if state.is_over():
