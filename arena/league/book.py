@@ -215,24 +215,30 @@ def add_ratings(store: Store, league_name: str, ratings: Sequence[RatingRow]) ->
 def ratings_history(store: Store, league_name: str, bot: str | None = None) -> list[RatingRow]:
     """Every stored rating (of ``bot``'s versions only, if given), by fit (a step before the
     exact fit of the same table count) then version."""
-    sql = ("SELECT tables, bot, version, elo, sd, games, exact FROM league_ratings "
-           "WHERE league = ?" + (" AND bot = ?" if bot is not None else "")
-           + " ORDER BY tables, exact, bot, version")
+    sql = (f"SELECT {_RATING_COLUMNS} FROM league_ratings WHERE league = ?"
+           + (" AND bot = ?" if bot is not None else "") + " ORDER BY tables, exact, bot, version")
     args: tuple[str, ...] = (league_name,) if bot is None else (league_name, bot)
-    return [RatingRow(tables, bot, version, elo, sd, games, bool(exact))
-            for tables, bot, version, elo, sd, games, exact in store.rows(sql, args)]
+    return _rating_rows(store, sql, args)
 
 
 def latest_ratings(store: Store, league_name: str) -> list[RatingRow]:
     """The ratings of the league's latest fit (the exact one where a step shares its table
     count), by version."""
-    return [
-        RatingRow(tables, bot, version, elo, sd, games, bool(exact))
-        for tables, bot, version, elo, sd, games, exact in store.rows(
-            "SELECT tables, bot, version, elo, sd, games, exact FROM league_ratings r WHERE league = ? "
-            "AND (tables, exact) = (SELECT tables, exact FROM league_ratings WHERE league = r.league "
-            "ORDER BY tables DESC, exact DESC LIMIT 1) ORDER BY bot, version", (league_name,))
-    ]
+    return _rating_rows(
+        store,
+        f"SELECT {_RATING_COLUMNS} FROM league_ratings r WHERE league = ? AND (tables, exact) = "
+        "(SELECT tables, exact FROM league_ratings WHERE league = r.league "
+        "ORDER BY tables DESC, exact DESC LIMIT 1) ORDER BY bot, version", (league_name,))
+
+
+#: The columns of ``league_ratings`` a :class:`RatingRow` is read from, in its order.
+_RATING_COLUMNS = "tables, bot, version, elo, sd, games, exact"
+
+
+def _rating_rows(store: Store, sql: str, args: tuple[str, ...]) -> list[RatingRow]:
+    """The rows ``sql`` selects (:data:`_RATING_COLUMNS`) as :class:`RatingRow` values."""
+    return [RatingRow(tables, bot, version, elo, sd, games, bool(exact))
+            for tables, bot, version, elo, sd, games, exact in store.rows(sql, args)]
 
 
 def league_name(store: Store) -> str | None:

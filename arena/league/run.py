@@ -85,8 +85,7 @@ def unfinished(store: Store, decided: list[TableRow], versions: list[EntrantRow]
                table_size: int) -> list[TableRow]:
     """The decided tables still missing games whose versions are all active (to complete)."""
     active = {v.key for v in versions if v.active}
-    return [t for t in decided
-            if len(store.stored_ids(t.tournament)) < table_size and set(t.seats) <= active]
+    return [t for t in decided if _left(store, table_size, t) and set(t.seats) <= active]
 
 
 #: Seconds the league waits for a game to finish before looking at its tables again.
@@ -129,7 +128,7 @@ def play_league(
     pool = SharedPool(executor)
     open_tables: list[_TableRun] = []
     decided = tables(store, row.name)
-    whole = sum(_left(store, row, t) == 0 for t in decided)
+    whole = sum(_left(store, row.table_size, t) == 0 for t in decided)
     fit: LeagueFit | None = None
     steps = 0
     abandon = True
@@ -218,7 +217,7 @@ def _start(store: Store, row: LeagueRow, table: TableRow, versions: list[Entrant
                           [(key, entries[key]) for key in table.seats], 0)
     admit(config)
     lane = pool.lane()
-    run = _TableRun(table, lane, _left(store, row, table), threading.Thread())
+    run = _TableRun(table, lane, _left(store, row.table_size, table), threading.Thread())
 
     def play() -> None:
         try:
@@ -266,10 +265,10 @@ def _as_league(error: TournamentError, where: str = "") -> ArenaError:
     return LeagueError(message)
 
 
-def _left(store: Store, row: LeagueRow, table: TableRow) -> int:
+def _left(store: Store, table_size: int, table: TableRow) -> int:
     """Games of ``table`` not stored yet (a table plays its one deal in each of its
     ``table_size`` rotations)."""
-    return max(0, row.table_size - len(store.stored_ids(table.tournament)))
+    return max(0, table_size - len(store.stored_ids(table.tournament)))
 
 
 def _done(table: TableRow, completed: bool) -> str:
