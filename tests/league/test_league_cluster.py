@@ -6,41 +6,26 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import sqlite3
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from dask_processes import free_port, start_scheduler, start_worker
 from polling import wait_until
+from stored_rows import stored_count
 from test_league_run import ARENA, CONFIG, arena
 
 pytestmark = pytest.mark.slow
 
 
-def stored_games(db: Path) -> int:
-    try:
-        with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
-            return int(conn.execute("SELECT count(*) FROM games").fetchone()[0])
-    except sqlite3.Error:
-        return 0
-
-
 def test_a_league_on_a_dask_cluster_stores_every_game_once_despite_a_lost_worker(
     tmp_path: Path,
 ) -> None:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
     address = f"tcp://127.0.0.1:{port}"
-    dask = str(Path(sys.executable).with_name("dask"))
-    scheduler = subprocess.Popen([dask, "scheduler", "--host", "127.0.0.1", "--port", str(port),
-                                  "--no-dashboard"], stdout=subprocess.DEVNULL,
-                                 stderr=subprocess.DEVNULL)
-    workers = [subprocess.Popen([dask, "worker", address, "--nthreads", "1", "--no-dashboard",
-                                 "--no-nanny"], stdout=subprocess.DEVNULL,
-                                stderr=subprocess.DEVNULL) for _ in range(2)]
+    scheduler = start_scheduler(port)
+    workers = [start_worker(address, 1, nanny=False) for _ in range(2)]
     (tmp_path / "league.toml").write_text(CONFIG)
     arena(tmp_path, "league", "init", "league.toml", "--db", "l.db")
     arena(tmp_path, "league", "add", "second", "random", "--db", "l.db")
@@ -50,7 +35,7 @@ def test_a_league_on_a_dask_cluster_stores_every_game_once_despite_a_lost_worker
             [*ARENA, "league", "run", "--db", "l.db", "--cluster", address, "--tables", "4",
              "-j", "2"], cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         try:
-            assert wait_until(lambda: stored_games(db) >= 1, timeout=300), "no game stored"
+            assert wait_until(lambda: stored_count(db) >= 1, timeout=300), "no game stored"
             os.kill(workers[0].pid, signal.SIGKILL)
             out, err = runner.communicate(timeout=600)
         finally:

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from polling import wait_until
+from stored_rows import stored_count
 
 from arena.league.book import entrants, league, ratings_history, tables
 from arena.league.config import label
@@ -166,21 +167,13 @@ def test_a_bot_that_cannot_start_stops_the_run_until_it_is_retired(tmp_path: Pat
             "the table seating a version retired since is left as it was")
 
 
-def stored_games(db: Path) -> int:
-    try:
-        with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
-            return int(conn.execute("SELECT count(*) FROM games").fetchone()[0])
-    except sqlite3.Error:
-        return 0
-
-
 def test_ctrl_c_stops_the_run_and_the_next_run_makes_every_table_whole(tmp_path: Path) -> None:
     (tmp_path / "league.toml").write_text(CONFIG)
     arena(tmp_path, "league", "init", "league.toml", "--db", "l.db")
     runner = subprocess.Popen([*ARENA, "league", "run", "--db", "l.db", "-j", "1"], cwd=tmp_path,
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
-        assert wait_until(lambda: stored_games(tmp_path / "l.db") >= 4, timeout=120)
+        assert wait_until(lambda: stored_count(tmp_path / "l.db") >= 4, timeout=120)
         os.kill(runner.pid, signal.SIGINT)
         _, stderr = runner.communicate(timeout=60)
     finally:

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 from polling import wait_until
-from test_tournament_resume import start_runner, stored_count
+from stored_rows import stored_count
+from test_tournament_resume import start_runner
 from tournament_league import processes_with, results, run_arena
 
 from arena.store.db import Store

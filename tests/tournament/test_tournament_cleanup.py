@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from polling import wait_until
-from test_tournament_resume import stored_count
+from stored_rows import stored_count
 from tournament_league import league_toml, processes_with, results
 
 pytestmark = pytest.mark.slow

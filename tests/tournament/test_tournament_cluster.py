@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -10,7 +9,8 @@ from pathlib import Path
 import distributed
 import pytest
 from polling import wait_until
-from test_tournament_resume import stored_count
+from dask_processes import free_port, start_scheduler, start_worker
+from stored_rows import stored_count
 
 from arena.store.db import Store
 from arena.tournament.cluster import DaskExecutor
@@ -44,9 +44,7 @@ def test_dask_local_cluster_run_matches_the_local_run(
 def test_an_unreachable_scheduler_exits_2_and_leaves_no_database(tmp_path: Path) -> None:
     path = tmp_path / "league.toml"
     path.write_text(league_toml("unreachable"))
-    with socket.socket() as probe:  # a port nobody listens on
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
     done = run_arena("tournament", "run", str(path), "--db", "league.db",
                      "--cluster", f"tcp://127.0.0.1:{port}", cwd=tmp_path)
     assert done.returncode == 2
@@ -57,16 +55,10 @@ def test_an_unreachable_scheduler_exits_2_and_leaves_no_database(tmp_path: Path)
 def test_the_scheduler_dying_mid_run_is_one_line_with_the_resume_command(
     tmp_path: Path, marker: str, reference_db: Path
 ) -> None:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
     address = f"tcp://127.0.0.1:{port}"
-    dask = str(Path(sys.executable).with_name("dask"))
-    scheduler = subprocess.Popen([dask, "scheduler", "--host", "127.0.0.1", "--port", str(port),
-                                  "--no-dashboard"], stdout=subprocess.DEVNULL,
-                                 stderr=subprocess.DEVNULL)
-    worker = subprocess.Popen([dask, "worker", address, "--nthreads", "2", "--no-dashboard"],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    scheduler = start_scheduler(port)
+    worker = start_worker(address, 2)
     config = tmp_path / "league.toml"
     config.write_text(league_toml(marker, pause=0.03))
     db = tmp_path / "d.db"

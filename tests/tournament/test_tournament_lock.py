@@ -9,7 +9,6 @@ import json
 import os
 import signal
 import socket
-import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -17,6 +16,7 @@ from pathlib import Path
 import pytest
 from cli_messages import stderr_lines
 from polling import wait_until
+from stored_rows import stored_count
 from test_tournament_resume import sigkill_runner_once_stored, start_runner
 from tournament_league import league_toml, processes_with, results, run_arena
 from typer.testing import CliRunner
@@ -48,7 +48,7 @@ def test_a_second_runner_is_refused_and_readers_keep_working(
     db = tmp_path / "two.db"
     first = start_runner(config, db)
     try:
-        assert wait_until(lambda: tournaments(db) == 1, timeout=90), "runner did not start"
+        assert wait_until(lambda: stored_count(db, "tournaments") == 1, timeout=90), "runner did not start"
         second = run_arena("tournament", "run", str(config), "--db", str(db), cwd=tmp_path)
         resumed = run_arena("tournament", "resume", "--db", str(db), cwd=tmp_path)
         status = run_arena("tournament", "status", "--db", str(db), cwd=tmp_path)
@@ -87,15 +87,6 @@ def test_a_sigkilled_runner_s_lock_is_taken_over(
     assert f"the previous runner (pid {pid} on " in again.stderr
     assert "taking over" in again.stderr
     assert results(db) == results(reference_db)
-
-
-def tournaments(db: Path) -> int:
-    """Tournaments stored in ``db`` (0 while it cannot be read)."""
-    try:
-        with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
-            return int(conn.execute("SELECT count(*) FROM tournaments").fetchone()[0])
-    except sqlite3.Error:
-        return 0
 
 
 HOLD = """
@@ -218,7 +209,7 @@ def test_run_stops_in_one_line_when_its_lock_file_is_replaced(tmp_path: Path, ma
     db = tmp_path / "g.db"
     first = start_runner(config, db)
     try:
-        assert wait_until(lambda: tournaments(db) == 1, timeout=90), "runner did not start"
+        assert wait_until(lambda: stored_count(db, "tournaments") == 1, timeout=90), "runner did not start"
         lock_path(db).unlink()
         lock_path(db).write_text("{}")  # as a second runner's lock file would be
         gate.unlink()

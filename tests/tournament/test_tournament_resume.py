@@ -6,24 +6,16 @@ from __future__ import annotations
 
 import os
 import signal
-import sqlite3
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 from polling import wait_until
+from stored_rows import stored_count
 from tournament_league import league_toml, processes_with, results, run_arena
 
 pytestmark = pytest.mark.slow
-
-
-def stored_count(db: Path) -> int:
-    try:
-        with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
-            return int(conn.execute("SELECT count(*) FROM games").fetchone()[0])
-    except sqlite3.Error:
-        return 0
 
 
 
