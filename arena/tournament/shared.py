@@ -29,7 +29,9 @@ class PoolStopped(Exception):
 
 class SharedPool:
     """``executor`` shared by the lanes :meth:`lane` makes. Only the thread that calls
-    :meth:`pump` and :meth:`close` touches ``executor``; lanes may be used from any thread."""
+    :meth:`pump` submits to ``executor`` and collects from it; lanes may be used from any thread
+    (a lane's start check, ``start_failures``, runs in the lane's thread: it leaves the executor's
+    queue alone, and a Dask client may be called from any thread)."""
 
     def __init__(self, executor: Executor) -> None:
         self.executor = executor
