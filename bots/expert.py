@@ -12,21 +12,25 @@ clock (:mod:`bots.shared.budget`), with the settings :data:`SETTINGS` gives its 
 
 from __future__ import annotations
 
-from bots.ismcts import Settings, ismcts_policy
+from bots.heuristics import finisher
+from bots.ismcts import NODE_PRIOR, ismcts_policy
 from bots.shared.match import Match, Policy, serve
 from bots.shared.pairwise_reward import pairwise_rewards
+from bots.shared.tree_search import Tuning
 
 #: Per game, the settings its measurements favour (benchmarks/expert_strength.py). In Wongar every
 #: seat's reward is its mean head-to-head share (:mod:`bots.shared.pairwise_reward`, the way a
 #: multiplayer rating counts a table; ``ismcts`` counts only the lead over the best other seat),
-#: explored less, which pays once the tree is large. In Waroong Wars that reward measured weaker
+#: explored less, which pays once the tree is large; the turn and node priors are ``ismcts``'s. In Waroong Wars that reward measured weaker
 #: than the lead, so only the budget differs from ``ismcts``.
-SETTINGS: dict[str, Settings] = {"wongar": Settings(pairwise_rewards, 0.45)}
+SETTINGS: dict[str, Tuning] = {
+    "wongar": Tuning(pairwise_rewards, 0.45, finisher("wongar"), NODE_PRIOR),
+}
 
 
 def expert_policy(match: Match) -> Policy:
     """The expert ``choose`` for one match: ``ismcts``'s search with its game's settings."""
-    return ismcts_policy(match, SETTINGS.get(match.config.game, Settings()))
+    return ismcts_policy(match, SETTINGS.get(match.config.game))
 
 
 def main() -> int:

@@ -1,8 +1,11 @@
-"""The greedy bot: looks one decision ahead and takes what looks best now.
+"""The greedy bot: looks one turn ahead and takes what looks best now.
 
 Run as ``python -m bots.greedy``. For each legal action it plays the action on a few states sampled
-from its observation (hidden cards dealt at random) and scores the result with the game's estimate
-of final points (:mod:`bots.heuristics`): its own estimate minus the best other seat's. It samples
+from its observation (hidden cards dealt at random), finishes its own turn where the game's turns
+are several decisions (in Wongar, each further decision of the turn taken the same greedy way:
+:func:`bots.heuristics.finisher`), and scores the result with the game's estimate of final points
+(:mod:`bots.heuristics`): its own estimate minus the best other seat's. At levels 1 and 2 it does
+not finish its turn (:data:`WHOLE_TURN_LEVEL`). It samples
 as many states as its clock allows (at least one, at most :data:`MAX_SAMPLES`), or exactly its node
 budget (a node is one sampled state), and breaks ties at random. It reports
 ``info = {"nodes", "spent_ms", "value"}`` (and ``"cut"`` when the clock cut a node budget short).
@@ -10,7 +13,7 @@ budget (a node is one sampled state), and breaks ties at random. It reports
 
 from __future__ import annotations
 
-from bots.heuristics import estimator, margin
+from bots.heuristics import as_it_is, estimator, finisher, margin
 from bots.shared.budget import Budget
 from bots.shared.match import Match, Policy, serve
 from engine.core import WireMap
@@ -18,11 +21,16 @@ from arena_bot.sdk import Choice, Clock
 
 #: Most sampled states per decision when thinking by the clock; one is always used, more while it allows.
 MAX_SAMPLES = 4
+#: The lowest level that finishes its own turn before scoring; below it, each decision is scored
+#: where it leaves the game (one decision ahead: a boss between random and the ladder's greedy).
+WHOLE_TURN_LEVEL = 3
 
 
 def greedy_policy(match: Match) -> Policy:
     """The greedy ``choose`` for one match."""
     estimate = estimator(match.config.game)
+    whole_turn = match.level is None or match.level >= WHOLE_TURN_LEVEL
+    finish = finisher(match.config.game) if whole_turn else as_it_is
     seat = match.seat
 
     def choose(observation: WireMap, legal: tuple[int, ...], clock: Clock) -> int | Choice:
@@ -37,6 +45,7 @@ def greedy_policy(match: Match) -> Policy:
             for action in legal:
                 after = state.clone()
                 after.apply(seat, action)
+                finish(after, seat)
                 totals[action] += margin(estimate(after), seat)
             samples += 1
             if samples >= limit or not budget.more(samples):

@@ -12,28 +12,30 @@ every deal it searches agrees with them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from bots.heuristics import estimator, playout, rewards
+from bots.heuristics import estimator, finisher, playout
 from bots.shared.budget import Budget
 from bots.shared.draft_memory import DraftMemory, remembering_dealer
 from bots.shared.match import Match, Policy, serve
-from bots.shared.tree_search import EXPLORATION, Dealer, Rewards, determinize, search
+from bots.shared.tree_search import Dealer, Tuning, determinize, search
 from engine.core import WireMap
 from engine.waroong.state import WaroongState
 from arena_bot.sdk import Choice, Clock
 
 
-@dataclass(frozen=True, slots=True)
-class Settings:
-    """How the search scores and explores: each seat's reward from the estimate, the UCB constant."""
+#: Visits a lone mover's actions start with below the root, at their one-step reward, in Wongar:
+#: without them the other seats' replies in the tree are tried at random first, and a search of
+#: 60 iterations beat random 73% of the time at tables of three; with them, 97%.
+NODE_PRIOR = 1
+#: Per game, how the search scores and explores (:class:`Tuning`; the defaults in a game not
+#: listed). In Wongar the root's prior is the whole turn, as the greedy bot scores it.
+TUNINGS: dict[str, Tuning] = {"wongar": Tuning(finish=finisher("wongar"), node_prior=NODE_PRIOR)}
 
-    reward: Rewards = rewards
-    exploration: float = EXPLORATION
 
-
-def ismcts_policy(match: Match, settings: Settings = Settings()) -> Policy:
-    """The ISMCTS ``choose`` for one match, searching with ``settings``."""
+def ismcts_policy(match: Match, tuning: Tuning | None = None) -> Policy:
+    """The ISMCTS ``choose`` for one match, searching with ``tuning`` (by default its game's,
+    :data:`TUNINGS`)."""
+    if tuning is None:
+        tuning = TUNINGS.get(match.config.game, Tuning())
     estimate = estimator(match.config.game)
     play_on = playout(match.config.game)
     memory = DraftMemory(match.seat) if match.config.game == "waroong" else None
@@ -48,8 +50,7 @@ def ismcts_policy(match: Match, settings: Settings = Settings()) -> Policy:
         if memory is not None and isinstance(root, WaroongState):
             root = memory.constrain(root, match.rng)
         budget = Budget(clock, match.nodes, len(root.to_move()))
-        verdict = search(root, match.seat, legal, estimate, play_on, budget.more, match.rng, dealer,
-                         settings.exploration, settings.reward)
+        verdict = search(root, match.seat, legal, estimate, play_on, budget.more, match.rng, dealer, tuning)
         info: WireMap = {**budget.report(verdict.iterations), "value": round(verdict.value, 4)}
         return Choice(verdict.action, info=info)
 

@@ -329,8 +329,9 @@ def run_command(
     """Play the tournament into the results database, then print its leaderboard; games already
     stored are not replayed. Without CONFIG, the built-in ladder: random, greedy and ismcts at one
     table of the game its file (bots/ladder.toml) names, ten deals in duplicate, node budgets
-    (greedy 4, ismcts 60) under a 1 s clock. Untrusted bots (any but built-in and `trusted = true` ones) run in the sandbox; without
-    a working one (see `arena doctor`) the run is refused unless --no-sandbox is given.
+    (greedy 4, ismcts 40) under a 1 s clock. Untrusted bots (any but built-in and `trusted = true`
+    ones) run in the sandbox; without a working one (see `arena doctor`) the run is refused unless
+    --no-sandbox is given.
 
     Ctrl-C stops cleanly (games in progress are dropped, never half-stored); run again or use
     `arena tournament resume` to play the rest. One runner at a time per database: another is

@@ -2,16 +2,16 @@
 
 :func:`estimator` picks the game's function; :func:`margin` and :func:`rewards` turn the estimates
 into what a greedy choice maximises and what a search backs up; :func:`playout` is how a search
-plays on past its tree before it estimates. A game with neither (one installed as a package of
+plays on past its tree before it estimates, and :func:`finisher` how a greedy choice completes its
+own turn before it scores it. A game with neither (one installed as a package of
 its own) is played on at random to its end and scored by its final scores, so the built-in
 search plays every registered game, only with no knowledge of it.
 """
 
 from __future__ import annotations
 
-import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import cast
 
 from engine.core import State
@@ -19,13 +19,18 @@ from engine.waroong.state import WaroongState
 from engine.wongar.state import WongarState
 
 from . import waroong, waroong_playout, wongar
+from .margins import REWARD_SCALE, margin, rewards
+from .turns import Estimator, finish_movers_turn, finish_turn
 
-Estimator = Callable[[State], list[float]]
+__all__ = [
+    "REWARD_SCALE", "Estimator", "Finisher", "Playout", "as_it_is", "estimator", "finisher", "knows", "margin",
+    "playout", "rewards",
+]
+
 #: Plays a state on (in place) from where a search's tree ends, before the estimate.
 Playout = Callable[[State, random.Random], None]
-
-#: Points of lead that make a reward of about 0.73 (and of deficit, 0.27).
-REWARD_SCALE = 4.0
+#: Finishes a seat's turn (in place) before a greedy choice scores it.
+Finisher = Callable[[State, int], None]
 
 
 def _wongar(state: State) -> list[float]:
@@ -39,8 +44,10 @@ def _waroong(state: State) -> list[float]:
 _ESTIMATORS: dict[str, Estimator] = {"wongar": _wongar, "waroong": _waroong}
 
 
-def _stay(state: State, rng: random.Random) -> None:
-    """No playout: in Wongar a placement or ceremony move played quickly mostly blurs the estimate."""
+def _wongar_turn(state: State, rng: random.Random) -> None:
+    """In Wongar the turn under way finished greedily (:mod:`.turns`): a position in the middle of
+    a turn (a card taken, its extras or its ceremony's effect still to choose) is misjudged."""
+    finish_movers_turn(state, _wongar)
 
 
 def _waroong_round(state: State, rng: random.Random) -> None:
@@ -49,7 +56,20 @@ def _waroong_round(state: State, rng: random.Random) -> None:
     waroong_playout.play_round(cast(WaroongState, state), rng)
 
 
-_PLAYOUTS: dict[str, Playout] = {"wongar": _stay, "waroong": _waroong_round}
+_PLAYOUTS: dict[str, Playout] = {"wongar": _wongar_turn, "waroong": _waroong_round}
+
+
+def _wongar_finish(state: State, seat: int) -> None:
+    finish_turn(state, seat, _wongar)
+
+
+def as_it_is(state: State, seat: int) -> None:
+    """Nothing to finish: a decision is scored where it leaves the game (in Waroong Wars finishing
+    the cooking turn greedily first measured no stronger)."""
+
+
+#: Games whose turns are finished before a greedy choice scores them.
+_FINISHERS: dict[str, Finisher] = {"wongar": _wongar_finish}
 
 
 def _final_scores(state: State) -> list[float]:
@@ -83,12 +103,7 @@ def playout(game: str) -> Playout:
     return _PLAYOUTS.get(game, _random_to_end)
 
 
-def margin(values: Sequence[float], seat: int) -> float:
-    """``seat``'s lead over the best other seat (negative when behind)."""
-    return values[seat] - max(v for s, v in enumerate(values) if s != seat)
-
-
-def rewards(values: Sequence[float]) -> list[float]:
-    """Per seat, a reward in (0, 1): a logistic curve of its lead over the best other seat, so
-    that winning counts most and every point of margin still counts a little."""
-    return [1 / (1 + math.exp(-margin(values, seat) / REWARD_SCALE)) for seat in range(len(values))]
+def finisher(game: str) -> Finisher:
+    """How a greedy choice finishes its own turn in ``game`` (by name) before it scores it (in
+    Wongar the rest of the turn greedily, :mod:`.turns`); elsewhere nothing."""
+    return _FINISHERS.get(game, as_it_is)

@@ -2,10 +2,10 @@
 given to the bot as ``ARENA_LEVEL`` and turned, per game, into a node budget.
 
 Level 3 is the budget the ladder configs give; lower levels search less, higher ones more, so an
-organiser can place a bot between two steps of the ladder (``greedy`` at level 5 is between the
-ladder's ``greedy`` and ``ismcts``). An explicit node budget (``nodes``, ``ARENA_NODES``) wins over
-a level. The budgets depend only on the bot, the game and the level, so a level plays the same
-games on any machine.
+organiser can place a bot between two steps of the ladder (``greedy`` below level 3 also looks one
+decision ahead instead of a whole turn: :data:`bots.greedy.WHOLE_TURN_LEVEL`). An explicit node
+budget (``nodes``, ``ARENA_NODES``) wins over a level's. The budgets depend only on the bot, the
+game and the level, so a level plays the same games on any machine.
 """
 
 from __future__ import annotations

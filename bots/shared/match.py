@@ -13,7 +13,7 @@ import gc
 import random
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from arena_bot.messages import Start
 from arena_bot.sdk import BotExit, ChooseFn, match_random, node_budget, run_matches
@@ -25,14 +25,15 @@ from .levels import LevelError, env_level, level_nodes
 
 @dataclass(frozen=True, slots=True)
 class Match:
-    """The match a bot is playing, as its ``start`` message describes it, and the bot's node
-    budget (``None``: think by the clock)."""
+    """The match a bot is playing, as its ``start`` message describes it, the bot's node budget
+    (``None``: think by the clock) and its level (``None``: none given, :mod:`.levels`)."""
 
     game: Game
     config: MatchConfig
     seat: int
     rng: random.Random
     nodes: int | None = None
+    level: int | None = None
 
     def sample(self, observation: WireMap) -> State:
         """A full state consistent with this seat's ``observation`` (hidden information sampled)."""
@@ -59,7 +60,8 @@ def serve(
     """Play until the referee says bye, with a fresh policy per match; the exit status (2, with a
     one-line message, when ``ARENA_NODES`` is not a node budget or ``ARENA_LEVEL`` not a level of
     ``name``). ``match_for`` builds each match from its ``start`` and the node budget: ``ARENA_NODES``,
-    else the level's budget in the match's game (:mod:`.levels`), else none. By default the game
+    else the level's budget in the match's game (:mod:`.levels`), else none; the match carries the
+    level too. By default the game
     comes from the registry; a bot shipped with its game may take it from its own package."""
     try:
         nodes = node_budget()
@@ -72,4 +74,5 @@ def serve(
         return nodes if nodes is not None or level is None else level_nodes(name, start.game, level)
 
     gc.freeze()  # the modules loaded so far are never garbage: keep them out of every collection
-    return run_matches(lambda start: policy_for(match_for(start, budget(start))), name=name, version=version)
+    return run_matches(lambda start: policy_for(replace(match_for(start, budget(start)), level=level)),
+                       name=name, version=version)

@@ -8,7 +8,9 @@ the position with the game's estimate of final points, and backs up each seat's 
 to the edges that seat chose: every node maximises its mover's reward. Several seats deciding at
 once (the Waroong draft) choose independently at one node, each from its own statistics, so no
 seat's choice sees another's; the child is reached by their joint choice. The searcher's own root
-actions start with a few visits at the estimate of their one-step result (a greedy prior).
+actions start with a few visits at the estimate of their result (a greedy prior; with the turn
+finished as the greedy bot finishes it, where the :class:`Tuning` says so), and optionally every
+lone mover's actions below the root at their one-step estimate (progressive bias).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from bots.heuristics import Estimator, Playout, rewards
+from bots.heuristics import Estimator, Finisher, Playout, as_it_is, rewards
 from engine.core import State
 
 #: UCB exploration constant for rewards in [0, 1].
@@ -64,6 +66,24 @@ class _Node:
 
 
 @dataclass(frozen=True, slots=True)
+class Tuning:
+    """How a search scores and explores.
+
+    ``reward`` turns the estimate into each seat's reward, ``exploration`` is the UCB constant;
+    ``finish`` completes the searcher's own turn after a root action before its prior is estimated
+    (:func:`bots.heuristics.finisher`: the greedy bot's view, so a short search starts from the
+    greedy choice); ``node_prior`` visits, when above 0, start every lone mover's actions below the
+    root at the reward of their one-step result when its node is first visited (progressive bias).
+    """
+
+    reward: Rewards = rewards
+    exploration: float = EXPLORATION
+    finish: Finisher = as_it_is
+    node_prior: int = 0
+    root_prior: int = PRIOR_VISITS
+
+
+@dataclass(frozen=True, slots=True)
 class Verdict:
     """The chosen action, the iterations run, and the chosen edge's mean reward (0..1)."""
 
@@ -81,25 +101,23 @@ def search(
     more: Continue,
     rng: random.Random,
     dealer: Dealer = determinize,
-    exploration: float = EXPLORATION,
-    reward: Rewards = rewards,
+    tuning: Tuning = Tuning(),
 ) -> Verdict:
     """Search from ``root`` (a state sampled from ``seat``'s view) while ``more(iterations)`` says so,
     playing on past the tree with ``playout`` before estimating; ``dealer`` deals the
-    hidden information anew every few iterations; ``exploration`` is the UCB constant and ``reward``
-    turns an estimate into each seat's reward (by default :func:`bots.heuristics.rewards`).
+    hidden information anew every few iterations; ``tuning`` says how it scores and explores.
 
     At least one iteration runs. The answer is the most visited of ``legal`` at the root; ``rng``
     is the only source of chance, so equal iteration counts give equal answers.
     """
     tree = _Node()
-    _seed_root(tree, root, seat, legal, estimate, reward)
+    _seed_root(tree, root, seat, legal, estimate, tuning)
     iterations = 0
     deal = root
     while iterations == 0 or more(iterations):
         if iterations % DEAL_REUSE == 0:
             deal = dealer(root, seat, rng)
-        _iterate(tree, deal.clone(), estimate, playout, rng, exploration, reward)
+        _iterate(tree, deal.clone(), estimate, playout, rng, tuning)
         iterations += 1
     edges = tree.edges
     best = max(legal, key=lambda a: (edges[(seat, a)].visits if (seat, a) in edges else -1, rng.random()))
@@ -109,19 +127,39 @@ def search(
 
 
 def _seed_root(
-    tree: _Node, root: State, seat: int, legal: tuple[int, ...], estimate: Estimator, reward: Rewards
+    tree: _Node, root: State, seat: int, legal: tuple[int, ...], estimate: Estimator, tuning: Tuning
 ) -> None:
-    """Start each root action with :data:`PRIOR_VISITS` visits at the reward its one-step result
-    is estimated at, so that a short search starts from the greedy choice rather than from nothing."""
+    """Start each root action with ``tuning.root_prior`` visits at the reward its result (the turn
+    finished by ``tuning.finish``) is estimated at, so that a short search starts from the greedy
+    choice rather than from nothing."""
     own = set(root.legal_actions(seat))
     for action in legal:
         if action not in own:
             continue
         after = root.clone()
         after.apply(seat, action)
+        tuning.finish(after, seat)
         edge = tree.edges[(seat, action)] = _Edge()
-        edge.visits = edge.available = PRIOR_VISITS
-        edge.total = PRIOR_VISITS * reward(estimate(after))[seat]
+        edge.visits = edge.available = tuning.root_prior
+        edge.total = tuning.root_prior * tuning.reward(estimate(after))[seat]
+
+
+def _seed_node(node: _Node, state: State, estimate: Estimator, reward: Rewards, visits: int) -> None:
+    """On a node's first visit, start the lone mover's actions with ``visits`` visits at the reward
+    of their one-step result (progressive bias)."""
+    movers = state.to_move()
+    if len(movers) != 1:
+        return
+    (mover,) = movers
+    legal = state.legal_actions(mover)
+    if len(legal) < 2:
+        return
+    for action in legal:
+        after = state.clone()
+        after.apply(mover, action)
+        edge = node.edges[(mover, action)] = _Edge()
+        edge.visits = edge.available = visits
+        edge.total = visits * reward(estimate(after))[mover]
 
 
 def _iterate(
@@ -130,13 +168,14 @@ def _iterate(
     estimate: Estimator,
     playout: Playout,
     rng: random.Random,
-    exploration: float,
-    reward: Rewards,
+    tuning: Tuning,
 ) -> None:
     path: list[tuple[_Node, Joint]] = []
     node = tree
     while not state.is_over():
-        joint = _select(node, state, rng, exploration)
+        if tuning.node_prior and not node.edges and node is not tree:
+            _seed_node(node, state, estimate, tuning.reward, tuning.node_prior)
+        joint = _select(node, state, rng, tuning.exploration)
         for chooser, action in joint:
             state.apply(chooser, action)
         path.append((node, joint))
@@ -146,7 +185,7 @@ def _iterate(
             break
         node = child
     playout(state, rng)
-    earned = reward(estimate(state))
+    earned = tuning.reward(estimate(state))
     for node, joint in path:
         for chooser, action in joint:
             edge = node.edges[(chooser, action)]

@@ -1,0 +1,95 @@
+"""Whole turns in Wongar: greedy scores an action after finishing its own turn (from level 3; one
+decision ahead at levels 1 and 2), and a search's root prior is that same whole-turn view."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+
+import pytest
+
+from arena_bot.sdk import Choice, Clock
+from bots.greedy import WHOLE_TURN_LEVEL, greedy_policy
+from bots.heuristics import as_it_is, estimator, finisher, margin, playout
+from bots.shared.match import Match
+from bots.shared.tree_search import Tuning, search
+from engine.core import State
+from engine.registry import get_game
+
+GAME = get_game("wongar")
+CONFIG = GAME.configure(3, None, {})
+ESTIMATE = estimator("wongar")
+CLOCK = Clock(60.0, 0.0, 0.0, "cpu")
+Scorer = Callable[[State, int, int], float]
+
+
+def _one_step(state: State, seat: int, action: int) -> float:
+    after = state.clone()
+    after.apply(seat, action)
+    return margin(ESTIMATE(after), seat)
+
+
+def _whole_turn(state: State, seat: int, action: int) -> float:
+    after = state.clone()
+    after.apply(seat, action)
+    finisher("wongar")(after, seat)
+    return margin(ESTIMATE(after), seat)
+
+
+def _unique_best(state: State, seat: int, scorer: Scorer) -> int | None:
+    values = {a: scorer(state, seat, a) for a in state.legal_actions(seat)}
+    top = max(values.values())
+    best = [a for a, v in values.items() if v == top]
+    return best[0] if len(best) == 1 else None
+
+
+def _where_the_views_differ(wanted: int) -> Iterator[tuple[State, int, int, int, int]]:
+    """Positions of random play, each with its seat, a bot seed, and the one-step and whole-turn
+    best actions on the state the bot samples first, where the two differ and neither ties."""
+    found = 0
+    for game_seed in range(1, 60):
+        state = GAME.start(CONFIG, game_seed)
+        play = random.Random(game_seed)
+        while not state.is_over():
+            (seat,) = state.to_move()
+            legal = state.legal_actions(seat)
+            bot_seed = game_seed * 1000 + len(legal)
+            if len(legal) > 1:
+                sampled = Match(GAME, CONFIG, seat, random.Random(bot_seed)).sample(state.observation(seat))
+                one, whole = _unique_best(sampled, seat, _one_step), _unique_best(sampled, seat, _whole_turn)
+                if one is not None and whole is not None and one != whole:
+                    yield state.clone(), seat, bot_seed, one, whole
+                    found += 1
+                    if found == wanted:
+                        return
+            state.apply(seat, play.choice(legal))
+
+
+@pytest.mark.parametrize("level", [1, 2, 3, 5])
+def test_greedy_scores_whole_turns_from_level_three_and_single_decisions_below(level: int) -> None:
+    positions = list(_where_the_views_differ(5))
+    assert len(positions) == 5
+    for state, seat, bot_seed, one, whole in positions:
+        match = Match(GAME, CONFIG, seat, random.Random(bot_seed), nodes=1, level=level)
+        answer = greedy_policy(match)(state.observation(seat), tuple(state.legal_actions(seat)), CLOCK)
+        assert isinstance(answer, Choice)
+        assert answer.action == (whole if level >= WHOLE_TURN_LEVEL else one)
+
+
+def test_greedy_without_a_level_scores_whole_turns() -> None:
+    state, seat, bot_seed, _, whole = next(_where_the_views_differ(1))
+    match = Match(GAME, CONFIG, seat, random.Random(bot_seed), nodes=1)
+    answer = greedy_policy(match)(state.observation(seat), tuple(state.legal_actions(seat)), CLOCK)
+    assert isinstance(answer, Choice) and answer.action == whole
+
+
+@pytest.mark.parametrize("whole_turn", [True, False])
+def test_a_search_starts_from_the_view_its_tuning_finishes_turns_with(whole_turn: bool) -> None:
+    """With a root prior that outweighs one iteration, the search answers the prior's best action:
+    the whole turn's when its tuning finishes turns, the single decision's otherwise."""
+    for state, seat, bot_seed, one, whole in _where_the_views_differ(4):
+        root = Match(GAME, CONFIG, seat, random.Random(bot_seed)).sample(state.observation(seat))
+        tuning = Tuning(finish=finisher("wongar") if whole_turn else as_it_is, root_prior=1000)
+        verdict = search(root, seat, tuple(root.legal_actions(seat)), ESTIMATE, playout("wongar"),
+                         lambda done: done < 1, random.Random(1), tuning=tuning)
+        assert verdict.action == (whole if whole_turn else one)
