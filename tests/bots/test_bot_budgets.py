@@ -26,7 +26,7 @@ from protocols.transport import Hub
 #: Seat order of every table here.
 TABLE = ("ismcts", "greedy", "random")
 #: Node budgets small enough for a quick test, large enough that the searches branch.
-BUDGETS = {"ismcts": 60, "greedy": 3}
+BUDGETS = {"ismcts": 20, "greedy": 2}
 #: A clock no node-budgeted search comes near: only the budget decides how much a bot thinks.
 SLACK = TimeControl.parse("5s")
 GAMES = list(games().values())

@@ -175,7 +175,7 @@ def test_a_gauntlet_stops_right_after_the_deciding_block(tmp_path: Path) -> None
     plain = {"name": "g", "game": "wongar", "table_size": 3, "format": "gauntlet",
              "candidates": ["c"], "deals": 200, "time_control": "2s", "seed": 3,
              "sprt": {"elo0": 0, "elo1": 100},
-             "bots": [{"name": "c", "bot": "greedy", "nodes": 4},
+             "bots": [{"name": "c", "bot": "greedy", "nodes": 1},
                       {"name": "p1", "bot": "random", "env": {"ARENA_SEED": "1"}},
                       {"name": "p2", "bot": "random", "env": {"ARENA_SEED": "2"}}]}
     config = parse_config(plain, "t", Path.cwd())
@@ -201,16 +201,16 @@ def test_a_gauntlet_stops_right_after_the_deciding_block(tmp_path: Path) -> None
 
 @pytest.mark.slow
 def test_arena_test_reaches_a_verdict_with_node_budgets(tmp_path: Path) -> None:
-    """Greedy (4 nodes) against random, copies of random filling the table, tested for 150 Elo:
+    """Greedy (1 node) against random, copies of random filling the table, tested for 150 Elo:
     the run prints the test after every block and ends with H1 and exit status 0; run again with
     the same database it resumes, plays nothing and says the same. With fill bots it pairs."""
-    args = ["test", "wongar", "--candidate", "greedy", "--candidate-nodes", "4",
+    args = ["test", "wongar", "--candidate", "greedy", "--candidate-nodes", "1",
             "--baseline", "random", "--sprt", "elo0=0,elo1=150", "--seed", "4", "-j", "2",
             "--tc", "2s", "--db", "t.db"]
     done = run_arena(*args, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     out = " ".join(done.stdout.split())
-    assert ("candidate greedy (nodes 4) against baseline random at wongar, 3 seats, the other "
+    assert ("candidate greedy (nodes 1) against baseline random at wongar, 3 seats, the other "
             "seats copies of the baseline, whose own score is 1/2") in out
     assert "after 1 blocks: running; mean block score" in out  # live, after the first block
     assert "H1 accepted (passed)" in out and "verdict: H1, the candidate is better" in out
@@ -233,7 +233,7 @@ def test_arena_test_reaches_a_verdict_with_node_budgets(tmp_path: Path) -> None:
     again = run_arena(*args, cwd=tmp_path)
     assert again.returncode == 0, again.stderr
     assert "played 0 games" in again.stdout and "verdict: H1" in again.stdout
-    paired = run_arena("test", "wongar", "--candidate", "greedy", "--candidate-nodes", "4",
+    paired = run_arena("test", "wongar", "--candidate", "greedy", "--candidate-nodes", "1",
                        "--baseline", "random", "--fill", "random", "--fill", "random",
                        "--sprt", "elo0=0,elo1=150", "--seed", "4", "-j", "2", "--tc", "2s",
                        cwd=tmp_path)

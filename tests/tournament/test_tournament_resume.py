@@ -91,7 +91,7 @@ def budgeted_league_toml(marker: str) -> str:
     lines = ['name = "budgeted"', 'game = "wongar"', "table_size = 3", "deals = 2",
              'time_control = "10s"', "seed = 2027", "concurrency = 2", "trusted = true"]
     entrants = [("random", "random", ""), ("greedy", "greedy", "nodes = 3"),
-                ("ismcts", "ismcts", "nodes = 40"), ("ismcts-b", "ismcts", "nodes = 40")]
+                ("ismcts", "ismcts", "nodes = 15"), ("ismcts-b", "ismcts", "nodes = 15")]
     for index, (name, bot, budget) in enumerate(entrants):
         lines += ["[[bots]]", f'name = "{name}"', f'bot = "{bot}"', budget,
                   f'env = {{ ARENA_SEED = "{index}", ARENA_TEST_MARKER = "{marker}" }}']
