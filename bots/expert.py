@@ -21,8 +21,8 @@ from bots.shared.tree_search import Tuning
 #: Per game, the settings its measurements favour (benchmarks/expert_strength.py). In Wongar every
 #: seat's reward is its mean head-to-head share (:mod:`bots.shared.pairwise_reward`, the way a
 #: multiplayer rating counts a table; ``ismcts`` counts only the lead over the best other seat),
-#: explored less, which pays once the tree is large; the turn and node priors are ``ismcts``'s. In Waroong Wars that reward measured weaker
-#: than the lead, so only the budget differs from ``ismcts``.
+#: explored less, which pays once the tree is large; the turn and node priors are ``ismcts``'s. In
+#: Waroong Wars that reward measured weaker than the lead, so only the budget differs from ``ismcts``.
 SETTINGS: dict[str, Tuning] = {
     "wongar": Tuning(pairwise_rewards, 0.45, finisher("wongar"), NODE_PRIOR),
 }

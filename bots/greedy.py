@@ -5,9 +5,9 @@ from its observation (hidden cards dealt at random), finishes its own turn where
 are several decisions (in Wongar, each further decision of the turn taken the same greedy way:
 :func:`bots.heuristics.finisher`), and scores the result with the game's estimate of final points
 (:mod:`bots.heuristics`): its own estimate minus the best other seat's. At levels 1 and 2 it does
-not finish its turn (:data:`WHOLE_TURN_LEVEL`). It samples
-as many states as its clock allows (at least one, at most :data:`MAX_SAMPLES`), or exactly its node
-budget (a node is one sampled state), and breaks ties at random. It reports
+not finish its turn (:data:`WHOLE_TURN_LEVEL`). It samples as many states as its clock allows (at
+least one, at most :data:`MAX_SAMPLES`), or exactly its node budget (a node is one sampled state),
+and breaks ties at random. It reports
 ``info = {"nodes", "spent_ms", "value"}`` (and ``"cut"`` when the clock cut a node budget short).
 """
 

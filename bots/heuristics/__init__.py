@@ -3,9 +3,9 @@
 :func:`estimator` picks the game's function; :func:`margin` and :func:`rewards` turn the estimates
 into what a greedy choice maximises and what a search backs up; :func:`playout` is how a search
 plays on past its tree before it estimates, and :func:`finisher` how a greedy choice completes its
-own turn before it scores it. A game with neither (one installed as a package of
-its own) is played on at random to its end and scored by its final scores, so the built-in
-search plays every registered game, only with no knowledge of it.
+own turn before it scores it. A game with no estimate or playout of its own (one installed as a
+package of its own) is played on at random to its end and scored by its final scores, so the
+built-in search plays every registered game, only with no knowledge of it.
 """
 
 from __future__ import annotations

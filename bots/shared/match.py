@@ -61,8 +61,8 @@ def serve(
     one-line message, when ``ARENA_NODES`` is not a node budget or ``ARENA_LEVEL`` not a level of
     ``name``). ``match_for`` builds each match from its ``start`` and the node budget: ``ARENA_NODES``,
     else the level's budget in the match's game (:mod:`.levels`), else none; the match carries the
-    level too. By default the game
-    comes from the registry; a bot shipped with its game may take it from its own package."""
+    level too. By default the game comes from the registry; a bot shipped with its game may take it
+    from its own package."""
     try:
         nodes = node_budget()
         level = env_level(name)

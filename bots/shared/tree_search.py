@@ -80,7 +80,6 @@ class Tuning:
     exploration: float = EXPLORATION
     finish: Finisher = as_it_is
     node_prior: int = 0
-    root_prior: int = PRIOR_VISITS
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,19 +128,12 @@ def search(
 def _seed_root(
     tree: _Node, root: State, seat: int, legal: tuple[int, ...], estimate: Estimator, tuning: Tuning
 ) -> None:
-    """Start each root action with ``tuning.root_prior`` visits at the reward its result (the turn
+    """Start each root action with :data:`PRIOR_VISITS` visits at the reward its result (the turn
     finished by ``tuning.finish``) is estimated at, so that a short search starts from the greedy
     choice rather than from nothing."""
     own = set(root.legal_actions(seat))
-    for action in legal:
-        if action not in own:
-            continue
-        after = root.clone()
-        after.apply(seat, action)
-        tuning.finish(after, seat)
-        edge = tree.edges[(seat, action)] = _Edge()
-        edge.visits = edge.available = tuning.root_prior
-        edge.total = tuning.root_prior * tuning.reward(estimate(after))[seat]
+    actions = [action for action in legal if action in own]
+    _seed_edges(tree, root, seat, actions, PRIOR_VISITS, estimate, tuning.reward, tuning.finish)
 
 
 def _seed_node(node: _Node, state: State, estimate: Estimator, reward: Rewards, visits: int) -> None:
@@ -152,11 +144,20 @@ def _seed_node(node: _Node, state: State, estimate: Estimator, reward: Rewards, 
         return
     (mover,) = movers
     legal = state.legal_actions(mover)
-    if len(legal) < 2:
-        return
-    for action in legal:
+    if len(legal) >= 2:
+        _seed_edges(node, state, mover, legal, visits, estimate, reward, as_it_is)
+
+
+def _seed_edges(
+    node: _Node, state: State, mover: int, actions: Sequence[int], visits: int, estimate: Estimator,
+    reward: Rewards, finish: Finisher,
+) -> None:
+    """Give each of ``mover``'s ``actions`` at ``node`` ``visits`` visits at the reward of its
+    result on ``state``, the turn finished by ``finish``."""
+    for action in actions:
         after = state.clone()
         after.apply(mover, action)
+        finish(after, mover)
         edge = node.edges[(mover, action)] = _Edge()
         edge.visits = edge.available = visits
         edge.total = visits * reward(estimate(after))[mover]

@@ -85,11 +85,12 @@ def test_greedy_without_a_level_scores_whole_turns() -> None:
 
 @pytest.mark.parametrize("whole_turn", [True, False])
 def test_a_search_starts_from_the_view_its_tuning_finishes_turns_with(whole_turn: bool) -> None:
-    """With a root prior that outweighs one iteration, the search answers the prior's best action:
-    the whole turn's when its tuning finishes turns, the single decision's otherwise."""
+    """After one iteration (which goes to the best prior, every root action having as many visits)
+    the search answers the prior's best action: the whole turn's when its tuning finishes turns,
+    the single decision's otherwise."""
     for state, seat, bot_seed, one, whole in _where_the_views_differ(4):
         root = Match(GAME, CONFIG, seat, random.Random(bot_seed)).sample(state.observation(seat))
-        tuning = Tuning(finish=finisher("wongar") if whole_turn else as_it_is, root_prior=1000)
+        tuning = Tuning(finish=finisher("wongar") if whole_turn else as_it_is)
         verdict = search(root, seat, tuple(root.legal_actions(seat)), ESTIMATE, playout("wongar"),
                          lambda done: done < 1, random.Random(1), tuning=tuning)
         assert verdict.action == (whole if whole_turn else one)
