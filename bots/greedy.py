@@ -16,7 +16,7 @@ from __future__ import annotations
 from bots.heuristics import as_it_is, estimator, finisher, margin
 from bots.shared.budget import Budget
 from bots.shared.match import Match, Policy, serve
-from engine.core import WireMap
+from engine.core import State, WireMap
 from arena_bot.sdk import Choice, Clock
 
 #: Most sampled states per decision when thinking by the clock; one is always used, more while it allows.
@@ -42,18 +42,34 @@ def greedy_policy(match: Match) -> Policy:
         budget = Budget(clock, match.nodes, len(state.to_move()))
         limit = MAX_SAMPLES if match.nodes is None else match.nodes
         while True:
-            for action in legal:
-                after = state.clone()
-                after.apply(seat, action)
-                finish(after, seat)
-                totals[action] += margin(estimate(after), seat)
+            scored = _score(state, legal, budget)
+            if len(scored) < len(legal):  # the clock ran out within this sample
+                if samples == 0:
+                    totals = scored
+                break
+            for action, value in scored.items():
+                totals[action] += value
             samples += 1
             if samples >= limit or not budget.more(samples):
                 break
             state = match.sample(observation)
         best = max(totals.values())
-        action = match.rng.choice([a for a in legal if totals[a] == best])
-        return Choice(action, info={**budget.report(samples), "value": round(best / samples, 4)})
+        action = match.rng.choice([a for a in totals if totals[a] == best])
+        return Choice(action, info={**budget.report(samples), "value": round(best / max(samples, 1), 4)})
+
+    def _score(state: State, actions: tuple[int, ...], budget: Budget) -> dict[int, float]:
+        """Each action's margin on ``state`` after its turn is finished, in order, stopping early
+        (at least one scored) if a clock-driven budget runs out: a whole turn finished for every
+        action of a large decision can outlast a short move."""
+        scored: dict[int, float] = {}
+        for action in actions:
+            after = state.clone()
+            after.apply(seat, action)
+            finish(after, seat)
+            scored[action] = margin(estimate(after), seat)
+            if budget.over():
+                break
+        return scored
 
     return choose
 

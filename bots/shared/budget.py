@@ -87,6 +87,13 @@ class Budget:
         self.cut = self.nodes is not None
         return False
 
+    def over(self) -> bool:
+        """Whether a clock-driven decision has spent its allowance, less the reply's reserve (never,
+        under a node budget): for a node too long to wait for, checked within it."""
+        if self.nodes is not None:
+            return False
+        return self.clock.spent() + OVERHEAD_RESERVE * self.clock.overhead > self.limit
+
     def report(self, done: int) -> dict[str, int | float | bool]:
         """What to log in a reply's ``info``: nodes searched, milliseconds spent on the clock so
         far, and ``cut`` when a node budget was cut short by the clock."""
