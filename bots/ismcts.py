@@ -50,7 +50,8 @@ def ismcts_policy(match: Match, tuning: Tuning | None = None) -> Policy:
         if memory is not None and isinstance(root, WaroongState):
             root = memory.constrain(root, match.rng)
         budget = Budget(clock, match.nodes, len(root.to_move()))
-        verdict = search(root, match.seat, legal, estimate, play_on, budget.more, match.rng, dealer, tuning)
+        verdict = search(root, match.seat, legal, estimate, play_on, budget.more, match.rng, dealer, tuning,
+                         budget.over)
         info: WireMap = {**budget.report(verdict.iterations), "value": round(verdict.value, 4)}
         return Choice(verdict.action, info=info)
 

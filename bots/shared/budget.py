@@ -72,10 +72,12 @@ class Budget:
         self.cut = False
 
     def more(self, done: int) -> bool:
-        """Whether to search another node after ``done`` (called once per node); always yes before
-        the first."""
+        """Whether to search another node after ``done`` (called once per node). Asked with 0 (a
+        search may first do work of its own, such as a prior), the pace is measured from then on,
+        and the answer is yes unless a clock-driven allowance is already spent (:meth:`over`)."""
         if done == 0:
-            return True
+            self.started = self.last = self.clock.spent()
+            return not self.over()
         if self.nodes is not None and done >= self.nodes:
             return False
         spent = self.clock.spent()

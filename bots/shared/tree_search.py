@@ -33,10 +33,19 @@ DEAL_REUSE = 4
 Joint = tuple[tuple[int, int], ...]
 #: Deals the hidden information of a root state anew for the searching seat.
 Dealer = Callable[[State, int, random.Random], State]
-#: Whether to run another iteration, given the iterations run so far (always true for 0).
+#: Whether to run another iteration, given the iterations run so far (asked with 0 once the root's
+#: prior is in, before the first).
 Continue = Callable[[int], bool]
+#: Whether a clock-driven decision's time is up, asked within the root's prior (a unit of work too
+#: long to finish unchecked on a short clock).
+OutOfTime = Callable[[], bool]
 #: Each seat's reward in [0, 1] from each seat's estimated final points.
 Rewards = Callable[[Sequence[float]], list[float]]
+
+
+def never() -> bool:
+    """Never out of time: a search by iterations alone."""
+    return False
 
 
 def determinize(root: State, seat: int, rng: random.Random) -> State:
@@ -101,39 +110,49 @@ def search(
     rng: random.Random,
     dealer: Dealer = determinize,
     tuning: Tuning = Tuning(),
+    out_of_time: OutOfTime = never,
 ) -> Verdict:
     """Search from ``root`` (a state sampled from ``seat``'s view) while ``more(iterations)`` says so,
     playing on past the tree with ``playout`` before estimating; ``dealer`` deals the
     hidden information anew every few iterations; ``tuning`` says how it scores and explores.
+    The root's prior stops at the first action after which ``out_of_time()`` (the other actions
+    start untried).
 
-    At least one iteration runs. The answer is the most visited of ``legal`` at the root; ``rng``
-    is the only source of chance, so equal iteration counts give equal answers.
+    The answer is the most visited of ``legal`` at the root, ties to the better mean reward (the
+    prior's choice when no iteration ran); ``rng`` is the only source of chance, so equal iteration
+    counts give equal answers.
     """
     tree = _Node()
-    _seed_root(tree, root, seat, legal, estimate, tuning)
+    _seed_root(tree, root, seat, legal, estimate, tuning, out_of_time)
     iterations = 0
     deal = root
-    while iterations == 0 or more(iterations):
+    while more(iterations):
         if iterations % DEAL_REUSE == 0:
             deal = dealer(root, seat, rng)
         _iterate(tree, deal.clone(), estimate, playout, rng, tuning)
         iterations += 1
-    edges = tree.edges
-    best = max(legal, key=lambda a: (edges[(seat, a)].visits if (seat, a) in edges else -1, rng.random()))
-    edge = edges.get((seat, best))
-    value = edge.total / edge.visits if edge is not None and edge.visits else 0.0
-    return Verdict(best, iterations, value)
+    best = max(legal, key=lambda action: (*_standing(tree, seat, action), rng.random()))
+    return Verdict(best, iterations, _standing(tree, seat, best)[1])
+
+
+def _standing(tree: _Node, seat: int, action: int) -> tuple[int, float]:
+    """A root action's visits and mean reward; (-1, 0) if it was never available."""
+    edge = tree.edges.get((seat, action))
+    if edge is None:
+        return -1, 0.0
+    return edge.visits, edge.total / edge.visits if edge.visits else 0.0
 
 
 def _seed_root(
-    tree: _Node, root: State, seat: int, legal: tuple[int, ...], estimate: Estimator, tuning: Tuning
+    tree: _Node, root: State, seat: int, legal: tuple[int, ...], estimate: Estimator, tuning: Tuning,
+    out_of_time: OutOfTime,
 ) -> None:
     """Start each root action with :data:`PRIOR_VISITS` visits at the reward its result (the turn
     finished by ``tuning.finish``) is estimated at, so that a short search starts from the greedy
-    choice rather than from nothing."""
+    choice rather than from nothing; stop after the action at which ``out_of_time()``."""
     own = set(root.legal_actions(seat))
     actions = [action for action in legal if action in own]
-    _seed_edges(tree, root, seat, actions, PRIOR_VISITS, estimate, tuning.reward, tuning.finish)
+    _seed_edges(tree, root, seat, actions, PRIOR_VISITS, estimate, tuning.reward, tuning.finish, out_of_time)
 
 
 def _seed_node(node: _Node, state: State, estimate: Estimator, reward: Rewards, visits: int) -> None:
@@ -145,15 +164,15 @@ def _seed_node(node: _Node, state: State, estimate: Estimator, reward: Rewards, 
     (mover,) = movers
     legal = state.legal_actions(mover)
     if len(legal) >= 2:
-        _seed_edges(node, state, mover, legal, visits, estimate, reward, as_it_is)
+        _seed_edges(node, state, mover, legal, visits, estimate, reward, as_it_is, never)
 
 
 def _seed_edges(
     node: _Node, state: State, mover: int, actions: Sequence[int], visits: int, estimate: Estimator,
-    reward: Rewards, finish: Finisher,
+    reward: Rewards, finish: Finisher, out_of_time: OutOfTime,
 ) -> None:
     """Give each of ``mover``'s ``actions`` at ``node`` ``visits`` visits at the reward of its
-    result on ``state``, the turn finished by ``finish``."""
+    result on ``state``, the turn finished by ``finish``, in order until ``out_of_time()``."""
     for action in actions:
         after = state.clone()
         after.apply(mover, action)
@@ -161,6 +180,8 @@ def _seed_edges(
         edge = node.edges[(mover, action)] = _Edge()
         edge.visits = edge.available = visits
         edge.total = visits * reward(estimate(after))[mover]
+        if out_of_time():
+            return
 
 
 def _iterate(

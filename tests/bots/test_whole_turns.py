@@ -1,5 +1,6 @@
 """Whole turns in Wongar: greedy scores an action after finishing its own turn (from level 3; one
-decision ahead at levels 1 and 2), and a search's root prior is that same whole-turn view."""
+decision ahead at levels 1 and 2), and a search's root prior is that same whole-turn view, cut
+short when a clock-driven decision's time runs out within it."""
 
 from __future__ import annotations
 
@@ -8,9 +9,10 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from arena_bot.sdk import Choice, Clock
+from arena_bot.sdk import Choice, Clock, clock_reading
 from bots.greedy import WHOLE_TURN_LEVEL, greedy_policy
 from bots.heuristics import as_it_is, estimator, finisher, margin, playout
+from bots.ismcts import ismcts_policy
 from bots.shared.match import Match
 from bots.shared.tree_search import Tuning, search
 from engine.core import State
@@ -94,3 +96,45 @@ def test_a_search_starts_from_the_view_its_tuning_finishes_turns_with(whole_turn
         verdict = search(root, seat, tuple(root.legal_actions(seat)), ESTIMATE, playout("wongar"),
                          lambda done: done < 1, random.Random(1), tuning=tuning)
         assert verdict.action == (whole if whole_turn else one)
+
+
+def test_a_prior_cut_by_the_clock_answers_the_best_action_it_reached_without_iterating() -> None:
+    """When time runs out within the root's prior, the actions after the cut start untried and a
+    search given no iteration answers the best whole-turn action among those the prior reached."""
+    for state, seat, bot_seed, _, _ in _where_the_views_differ(4):
+        root = Match(GAME, CONFIG, seat, random.Random(bot_seed)).sample(state.observation(seat))
+        legal = tuple(root.legal_actions(seat))
+        reached = legal[: max(1, len(legal) // 2)]
+        asked: list[None] = []
+
+        def out_of_time() -> bool:
+            asked.append(None)
+            return len(asked) >= len(reached)
+
+        tuning = Tuning(finish=finisher("wongar"))
+        verdict = search(root, seat, legal, ESTIMATE, playout("wongar"), lambda done: False,
+                         random.Random(1), tuning=tuning, out_of_time=out_of_time)
+        assert verdict.iterations == 0
+        assert len(asked) == len(reached)
+        values = {action: _whole_turn(root, seat, action) for action in reached}
+        assert values[verdict.action] == max(values.values())
+
+
+def test_ismcts_on_a_spent_clock_answers_at_once_from_its_prior() -> None:
+    """A clock-driven decision whose allowance is already spent runs no iteration and scores one
+    root action: it answers that action (the first legal one), reporting no nodes."""
+    state, seat, bot_seed, _, _ = next(_where_the_views_differ(1))
+    legal = tuple(state.legal_actions(seat))
+    spent = Clock(0.02, 0.0, 0.0, "cpu", clock_reading("cpu") - 1.0)
+    answer = ismcts_policy(Match(GAME, CONFIG, seat, random.Random(bot_seed)))(state.observation(seat), legal, spent)
+    assert isinstance(answer, Choice)
+    assert answer.action == legal[0] and answer.info["nodes"] == 0
+
+
+def test_a_node_budget_is_not_cut_by_a_spent_clock() -> None:
+    """A node budget runs its iterations whatever the clock says (its games repeat move for move)."""
+    state, seat, bot_seed, _, _ = next(_where_the_views_differ(1))
+    spent = Clock(60.0, 0.0, 0.0, "cpu", clock_reading("cpu") - 1.0)
+    match = Match(GAME, CONFIG, seat, random.Random(bot_seed), nodes=5)
+    answer = ismcts_policy(match)(state.observation(seat), tuple(state.legal_actions(seat)), spent)
+    assert isinstance(answer, Choice) and answer.info["nodes"] == 5
