@@ -6,14 +6,14 @@ the redeal the engine's seat-view leak audit checks), remembers the Waroong Wars
 received (:mod:`bots.shared.draft_memory`) so every deal agrees with them, and searches
 (:mod:`bots.shared.tree_search`) for exactly its node budget (a node is one iteration), or by the
 clock (:mod:`bots.shared.budget`), with the settings :data:`SETTINGS` gives its game (those of
-``ismcts`` in a game not listed). It answers the most visited action with
+``ismcts`` in a game not listed). It answers as ``ismcts`` does, with
 ``info = {"nodes", "spent_ms", "value"}`` (``"cut": true`` when the clock cut a node budget short).
 """
 
 from __future__ import annotations
 
 from bots.heuristics import finisher
-from bots.ismcts import NODE_PRIOR, ismcts_policy
+from bots.ismcts import BEST_MEAN, NODE_PRIOR, ismcts_policy
 from bots.shared.match import Match, Policy, serve
 from bots.shared.pairwise_reward import pairwise_rewards
 from bots.shared.tree_search import Tuning
@@ -21,10 +21,11 @@ from bots.shared.tree_search import Tuning
 #: Per game, the settings its measurements favour (benchmarks/expert_strength.py). In Wongar every
 #: seat's reward is its mean head-to-head share (:mod:`bots.shared.pairwise_reward`, the way a
 #: multiplayer rating counts a table; ``ismcts`` counts only the lead over the best other seat),
-#: explored less, which pays once the tree is large; the turn and node priors are ``ismcts``'s. In
-#: Waroong Wars that reward measured weaker than the lead, so only the budget differs from ``ismcts``.
+#: explored less, which pays once the tree is large; the turn and node priors and the answer by best
+#: mean are ``ismcts``'s. In Waroong Wars that reward measured weaker than the lead, so only the
+#: budget differs from ``ismcts``.
 SETTINGS: dict[str, Tuning] = {
-    "wongar": Tuning(pairwise_rewards, 0.45, finisher("wongar"), NODE_PRIOR),
+    "wongar": Tuning(pairwise_rewards, 0.45, finisher("wongar"), NODE_PRIOR, BEST_MEAN),
 }
 
 

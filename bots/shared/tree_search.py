@@ -10,14 +10,15 @@ once (the Waroong draft) choose independently at one node, each from its own sta
 seat's choice sees another's; the child is reached by their joint choice. The searcher's own root
 actions start with a few visits at the estimate of their result (a greedy prior; with the turn
 finished as the greedy bot finishes it, where the :class:`Tuning` says so), and optionally every
-lone mover's actions below the root at their one-step estimate (progressive bias).
+lone mover's actions below the root at their one-step estimate (progressive bias). The answer is
+the root action most visited, or, where the :class:`Tuning` says so, the best by mean reward.
 """
 
 from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from bots.heuristics import Estimator, Finisher, Playout, as_it_is, rewards
@@ -82,13 +83,15 @@ class Tuning:
     ``finish`` completes the searcher's own turn after a root action before its prior is estimated
     (:func:`bots.heuristics.finisher`: the greedy bot's view, so a short search starts from the
     greedy choice); ``node_prior`` visits, when above 0, start every lone mover's actions below the
-    root at the reward of their one-step result when its node is first visited (progressive bias).
+    root at the reward of their one-step result when its node is first visited (progressive bias);
+    ``answer_floor`` is which root actions the answer is chosen from (:func:`answer`).
     """
 
     reward: Rewards = rewards
     exploration: float = EXPLORATION
     finish: Finisher = as_it_is
     node_prior: int = 0
+    answer_floor: float = 1.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,9 +121,8 @@ def search(
     The root's prior stops at the first action after which ``out_of_time()`` (the other actions
     start untried).
 
-    The answer is the most visited of ``legal`` at the root, ties to the better mean reward (the
-    prior's choice when no iteration ran); ``rng`` is the only source of chance, so equal iteration
-    counts give equal answers.
+    The answer is one of ``legal`` by :func:`answer` (the prior's best when no iteration ran);
+    ``rng`` is the only source of chance, so equal iteration counts give equal answers.
     """
     tree = _Node()
     _seed_root(tree, root, seat, legal, estimate, tuning, out_of_time)
@@ -131,8 +133,17 @@ def search(
             deal = dealer(root, seat, rng)
         _iterate(tree, deal.clone(), estimate, playout, rng, tuning)
         iterations += 1
-    best = max(legal, key=lambda action: (*_standing(tree, seat, action), rng.random()))
-    return Verdict(best, iterations, _standing(tree, seat, best)[1])
+    standings = {action: _standing(tree, seat, action) for action in legal}
+    best = answer(standings, tuning.answer_floor, rng)
+    return Verdict(best, iterations, standings[best][1])
+
+
+def answer(standings: Mapping[int, tuple[int, float]], floor: float, rng: random.Random) -> int:
+    """The root action to play, from each action's ``(visits, mean reward)``: the best mean among
+    those with at least ``floor`` times the most visits (1: the most visited, 0: the best mean, the
+    prior's visits counted), then the more visited, then at random."""
+    least = floor * max(visits for visits, _ in standings.values())
+    return max(standings, key=lambda a: (standings[a][0] >= least, standings[a][1], standings[a][0], rng.random()))
 
 
 def _standing(tree: _Node, seat: int, action: int) -> tuple[int, float]:
