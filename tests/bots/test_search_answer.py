@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bots.shared.tree_search import answer
@@ -29,6 +29,7 @@ def test_equal_means_go_to_the_more_visited_and_equal_visits_to_the_better_mean(
     assert answer({1: (9, 0.4), 2: (9, 0.5)}, 1.0, random.Random(1)) == 2
 
 
+@settings(max_examples=100, deadline=None)  # no deadline: a busy machine must pass too
 @given(
     st.dictionaries(st.integers(0, 60), st.tuples(st.integers(0, 500), st.floats(0.0, 1.0)), min_size=1),
     st.floats(0.0, 1.0),
