@@ -13,7 +13,7 @@ and breaks ties at random. It reports
 
 from __future__ import annotations
 
-from bots.heuristics import as_it_is, estimator, finisher, margin
+from bots.heuristics import as_it_is, estimator, finisher, margin, results
 from bots.shared.budget import Budget
 from bots.shared.match import Match, Policy, serve
 from engine.core import State, WireMap
@@ -61,15 +61,8 @@ def greedy_policy(match: Match) -> Policy:
         """Each action's margin on ``state`` after its turn is finished, in order, stopping early
         (at least one scored) if a clock-driven budget runs out: a whole turn finished for every
         action of a large decision can outlast a short move."""
-        scored: dict[int, float] = {}
-        for action in actions:
-            after = state.clone()
-            after.apply(seat, action)
-            finish(after, seat)
-            scored[action] = margin(estimate(after), seat)
-            if budget.over():
-                break
-        return scored
+        return {action: margin(estimates, seat)
+                for action, estimates in results(state, seat, actions, estimate, finish, budget.over)}
 
     return choose
 

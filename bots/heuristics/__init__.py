@@ -20,17 +20,15 @@ from engine.wongar.state import WongarState
 
 from . import waroong, waroong_playout, wongar
 from .margins import REWARD_SCALE, margin, rewards
-from .turns import Estimator, finish_movers_turn, finish_turn
+from .turns import Estimator, Finisher, OutOfTime, finish_movers_turn, finish_turn, results
 
 __all__ = [
-    "REWARD_SCALE", "Estimator", "Finisher", "Playout", "as_it_is", "estimator", "finisher", "knows", "margin",
-    "playout", "rewards",
+    "REWARD_SCALE", "Estimator", "Finisher", "OutOfTime", "Playout", "as_it_is", "estimator", "finisher", "knows",
+    "margin", "playout", "results", "rewards",
 ]
 
 #: Plays a state on (in place) from where a search's tree ends, before the estimate.
 Playout = Callable[[State, random.Random], None]
-#: Finishes a seat's turn (in place) before a greedy choice scores it.
-Finisher = Callable[[State, int], None]
 
 
 def _wongar(state: State) -> list[float]:

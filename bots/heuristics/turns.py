@@ -10,7 +10,7 @@ step), or the game is over.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 
 from engine.core import State
 
@@ -18,6 +18,10 @@ from .margins import margin
 
 #: Each seat's estimated final points in a state.
 Estimator = Callable[[State], list[float]]
+#: Finishes a seat's turn (in place) before its result is scored.
+Finisher = Callable[[State, int], None]
+#: Whether a clock-driven decision's time is up.
+OutOfTime = Callable[[], bool]
 
 #: Decisions of one turn finished at most (a guard: a game's turn is far shorter).
 MOST_DECISIONS = 64
@@ -37,13 +41,29 @@ def finish_turn(state: State, seat: int, estimate: Estimator) -> None:
 def best_step(state: State, seat: int, legal: list[int], estimate: Estimator) -> int:
     """The first action of ``legal`` whose one-step result has the best margin for ``seat``."""
     best, top = legal[0], float("-inf")
-    for action in legal:
-        after = state.clone()
-        after.apply(seat, action)
-        value = margin(estimate(after), seat)
+    for action, estimates in results(state, seat, legal, estimate):
+        value = margin(estimates, seat)
         if value > top:
             best, top = action, value
     return best
+
+
+def results(
+    state: State, seat: int, actions: Iterable[int], estimate: Estimator, finish: Finisher | None = None,
+    out_of_time: OutOfTime | None = None,
+) -> Iterator[tuple[int, list[float]]]:
+    """Each of ``seat``'s ``actions`` in order with the estimate of its result on a copy of
+    ``state`` (the turn then finished by ``finish``, if given); after each, stop if
+    ``out_of_time()`` says so (a whole turn finished for every action of a large decision can
+    outlast a short move)."""
+    for action in actions:
+        after = state.clone()
+        after.apply(seat, action)
+        if finish is not None:
+            finish(after, seat)
+        yield action, estimate(after)
+        if out_of_time is not None and out_of_time():
+            return
 
 
 def finish_movers_turn(state: State, estimate: Estimator) -> None:

@@ -21,7 +21,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from bots.heuristics import Estimator, Finisher, Playout, as_it_is, rewards
+from bots.heuristics import Estimator, Finisher, OutOfTime, Playout, as_it_is, results, rewards
 from engine.core import State
 
 #: UCB exploration constant for rewards in [0, 1].
@@ -37,9 +37,6 @@ Dealer = Callable[[State, int, random.Random], State]
 #: Whether to run another iteration, given the iterations run so far (asked with 0 once the root's
 #: prior is in, before the first).
 Continue = Callable[[int], bool]
-#: Whether a clock-driven decision's time is up, asked within the root's prior (a unit of work too
-#: long to finish unchecked on a short clock).
-OutOfTime = Callable[[], bool]
 #: Each seat's reward in [0, 1] from each seat's estimated final points.
 Rewards = Callable[[Sequence[float]], list[float]]
 
@@ -175,24 +172,20 @@ def _seed_node(node: _Node, state: State, estimate: Estimator, reward: Rewards, 
     (mover,) = movers
     legal = state.legal_actions(mover)
     if len(legal) >= 2:
-        _seed_edges(node, state, mover, legal, visits, estimate, reward, as_it_is, never)
+        _seed_edges(node, state, mover, legal, visits, estimate, reward)
 
 
 def _seed_edges(
     node: _Node, state: State, mover: int, actions: Sequence[int], visits: int, estimate: Estimator,
-    reward: Rewards, finish: Finisher, out_of_time: OutOfTime,
+    reward: Rewards, finish: Finisher | None = None, out_of_time: OutOfTime | None = None,
 ) -> None:
     """Give each of ``mover``'s ``actions`` at ``node`` ``visits`` visits at the reward of its
-    result on ``state``, the turn finished by ``finish``, in order until ``out_of_time()``."""
-    for action in actions:
-        after = state.clone()
-        after.apply(mover, action)
-        finish(after, mover)
+    result on ``state`` (:func:`~bots.heuristics.results`: the turn finished by ``finish``, in
+    order until ``out_of_time()``)."""
+    for action, estimates in results(state, mover, actions, estimate, finish, out_of_time):
         edge = node.edges[(mover, action)] = _Edge()
         edge.visits = edge.available = visits
-        edge.total = visits * reward(estimate(after))[mover]
-        if out_of_time():
-            return
+        edge.total = visits * reward(estimates)[mover]
 
 
 def _iterate(
