@@ -7,7 +7,7 @@ import random
 import pytest
 
 from bots.heuristics import estimator, finisher, margin
-from bots.heuristics.turns import best_step, finish_movers_turn, finish_turn
+from bots.heuristics.turns import best_step, finish_movers_turn, finish_turn, results
 from engine.core import State
 from engine.registry import get_game
 from engine.wongar.state import Pending, WongarState
@@ -56,6 +56,28 @@ def test_each_decision_of_the_finished_turn_is_the_best_one_step_margin() -> Non
             values[action] = margin(WONGAR(after), seat)
         assert values[chosen] == max(values.values())
         assert chosen == min(a for a in legal if values[a] == values[chosen])  # ties: the lowest id
+
+
+def test_results_estimate_each_action_on_a_copy_in_order_and_stop_when_out_of_time() -> None:
+    state = _mid_turn_positions(8, wanted=1)[0]
+    (seat,) = state.to_move()
+    legal = state.legal_actions(seat)
+    assert len(legal) >= 3
+    before = state.observation(seat)
+    finish = finisher("wongar")
+
+    scored = list(results(state, seat, legal, WONGAR, finish))
+    assert [action for action, _ in scored] == legal
+    assert state.observation(seat) == before  # each action played on a copy
+    for action, estimates in scored:
+        after = state.clone()
+        after.apply(seat, action)
+        finish(after, seat)
+        assert estimates == WONGAR(after)
+
+    asked = iter(range(1, len(legal) + 1))
+    cut = list(results(state, seat, legal, WONGAR, finish, lambda: next(asked) >= 2))
+    assert cut == scored[:2]  # asked after each action, stopped after the one at which it said yes
 
 
 def test_another_seats_turn_is_left_alone() -> None:
