@@ -10,8 +10,9 @@ once (the Waroong draft) choose independently at one node, each from its own sta
 seat's choice sees another's; the child is reached by their joint choice. The searcher's own root
 actions start with a few visits at the estimate of their result (a greedy prior; with the turn
 finished as the greedy bot finishes it, where the :class:`Tuning` says so), and optionally every
-lone mover's actions below the root at their one-step estimate (progressive bias). The answer is
-the root action most visited, or, where the :class:`Tuning` says so, the best by mean reward.
+lone mover's actions below the root the same way, with fewer visits (progressive bias: the other
+seats' replies start from what a greedy seat would play). The answer is the root action most
+visited, or, where the :class:`Tuning` says so, the best by mean reward.
 """
 
 from __future__ import annotations
@@ -80,7 +81,8 @@ class Tuning:
     ``finish`` completes the searcher's own turn after a root action before its prior is estimated
     (:func:`bots.heuristics.finisher`: the greedy bot's view, so a short search starts from the
     greedy choice); ``node_prior`` visits, when above 0, start every lone mover's actions below the
-    root at the reward of their one-step result when its node is first visited (progressive bias);
+    root at the reward of their result, the turn finished by ``finish`` too, when its node is first
+    visited (progressive bias);
     ``answer_floor`` is which root actions the answer is chosen from (:func:`answer`).
     """
 
@@ -115,8 +117,8 @@ def search(
     """Search from ``root`` (a state sampled from ``seat``'s view) while ``more(iterations)`` says so,
     playing on past the tree with ``playout`` before estimating; ``dealer`` deals the
     hidden information anew every few iterations; ``tuning`` says how it scores and explores.
-    The root's prior stops at the first action after which ``out_of_time()`` (the other actions
-    start untried).
+    The root's prior, and a node's, stops at the first action after which ``out_of_time()`` (the
+    other actions start untried).
 
     The answer is one of ``legal`` by :func:`answer` (the prior's best when no iteration ran);
     ``rng`` is the only source of chance, so equal iteration counts give equal answers.
@@ -128,7 +130,7 @@ def search(
     while more(iterations):
         if iterations % DEAL_REUSE == 0:
             deal = dealer(root, seat, rng)
-        _iterate(tree, deal.clone(), estimate, playout, rng, tuning)
+        _iterate(tree, deal.clone(), estimate, playout, rng, tuning, out_of_time)
         iterations += 1
     standings = {action: _standing(tree, seat, action) for action in legal}
     best = answer(standings, tuning.answer_floor, rng)
@@ -163,21 +165,23 @@ def _seed_root(
     _seed_edges(tree, root, seat, actions, PRIOR_VISITS, estimate, tuning.reward, tuning.finish, out_of_time)
 
 
-def _seed_node(node: _Node, state: State, estimate: Estimator, reward: Rewards, visits: int) -> None:
-    """On a node's first visit, start the lone mover's actions with ``visits`` visits at the reward
-    of their one-step result (progressive bias)."""
+def _seed_node(node: _Node, state: State, estimate: Estimator, tuning: Tuning, out_of_time: OutOfTime) -> None:
+    """On a node's first visit, start the lone mover's actions with ``tuning.node_prior`` visits at
+    the reward of their result, the turn finished by ``tuning.finish`` (progressive bias), in order
+    until ``out_of_time()``."""
     movers = state.to_move()
     if len(movers) != 1:
         return
     (mover,) = movers
     legal = state.legal_actions(mover)
     if len(legal) >= 2:
-        _seed_edges(node, state, mover, legal, visits, estimate, reward)
+        _seed_edges(node, state, mover, legal, tuning.node_prior, estimate, tuning.reward, tuning.finish,
+                    out_of_time)
 
 
 def _seed_edges(
     node: _Node, state: State, mover: int, actions: Sequence[int], visits: int, estimate: Estimator,
-    reward: Rewards, finish: Finisher | None = None, out_of_time: OutOfTime | None = None,
+    reward: Rewards, finish: Finisher, out_of_time: OutOfTime,
 ) -> None:
     """Give each of ``mover``'s ``actions`` at ``node`` ``visits`` visits at the reward of its
     result on ``state`` (:func:`~bots.heuristics.results`: the turn finished by ``finish``, in
@@ -195,12 +199,13 @@ def _iterate(
     playout: Playout,
     rng: random.Random,
     tuning: Tuning,
+    out_of_time: OutOfTime,
 ) -> None:
     path: list[tuple[_Node, Joint]] = []
     node = tree
     while not state.is_over():
         if tuning.node_prior and not node.edges and node is not tree:
-            _seed_node(node, state, estimate, tuning.reward, tuning.node_prior)
+            _seed_node(node, state, estimate, tuning, out_of_time)
         joint = _select(node, state, rng, tuning.exploration)
         for chooser, action in joint:
             state.apply(chooser, action)

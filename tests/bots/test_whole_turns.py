@@ -1,6 +1,7 @@
 """Whole turns in Wongar: greedy scores an action after finishing its own turn (from level 3; one
-decision ahead at levels 1 and 2), and a search's root prior is that same whole-turn view, cut
-short when a clock-driven decision's time runs out within it."""
+decision ahead at levels 1 and 2), and a search's priors (at the root, and at every lone mover's
+node below it) are that same whole-turn view, cut short when a clock-driven decision's time runs
+out within them."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from bots.greedy import WHOLE_TURN_LEVEL, greedy_policy
 from bots.heuristics import as_it_is, estimator, finisher, margin, playout
 from bots.ismcts import ismcts_policy
 from bots.shared.match import Match
-from bots.shared.tree_search import Tuning, search
+from bots.shared.tree_search import Tuning, _Node, _seed_node, never, search
 from engine.core import State
 from engine.registry import get_game
 
@@ -96,6 +97,32 @@ def test_a_search_starts_from_the_view_its_tuning_finishes_turns_with(whole_turn
         verdict = search(root, seat, tuple(root.legal_actions(seat)), ESTIMATE, playout("wongar"),
                          lambda done: done < 1, random.Random(1), tuning=tuning)
         assert verdict.action == (whole if whole_turn else one)
+
+
+@pytest.mark.parametrize("whole_turn", [True, False])
+def test_a_node_below_the_root_starts_from_the_view_its_tuning_finishes_turns_with(whole_turn: bool) -> None:
+    """Every lone mover's node in the tree (another seat's reply, or a later decision of the
+    searcher's own turn) starts its best edge at the whole turn's best action when the tuning
+    finishes turns, at the single decision's otherwise, each edge with the node prior's visits."""
+    for state, seat, bot_seed, one, whole in _where_the_views_differ(4):
+        sampled = Match(GAME, CONFIG, seat, random.Random(bot_seed)).sample(state.observation(seat))
+        tuning = Tuning(finish=finisher("wongar") if whole_turn else as_it_is, node_prior=2)
+        node = _Node()
+        _seed_node(node, sampled, ESTIMATE, tuning, never)
+        legal = sampled.legal_actions(seat)
+        assert sorted(action for _, action in node.edges) == sorted(legal)
+        assert all(edge.visits == edge.available == 2 for edge in node.edges.values())
+        best = max(legal, key=lambda action: node.edges[(seat, action)].total)
+        assert best == (whole if whole_turn else one)
+
+
+def test_a_node_prior_cut_by_the_clock_leaves_the_rest_untried() -> None:
+    state, seat, _, _, _ = next(_where_the_views_differ(1))
+    legal = state.legal_actions(seat)
+    asked = iter(range(1, len(legal) + 1))
+    node = _Node()
+    _seed_node(node, state, ESTIMATE, Tuning(finish=finisher("wongar"), node_prior=1), lambda: next(asked) >= 2)
+    assert [action for _, action in node.edges] == legal[:2]
 
 
 def test_a_prior_cut_by_the_clock_answers_the_best_action_it_reached_without_iterating() -> None:
