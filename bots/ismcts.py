@@ -26,9 +26,9 @@ from arena_bot.sdk import Choice, Clock
 #: with the mover's turn finished greedily (as the root's prior): the other seats' replies in the
 #: tree start from what a greedy seat would play. Without them the replies are tried at random
 #: first, and a search of 60 iterations beat random 73% of the time at tables of three; with them at
-#: the one-step result, 97%. At 400 iterations, in tables of four bots three at a time (each with
-#: greedy and random, 144 games), the whole-turn start scored 70% against the one-step one and 59%
-#: against greedy (the one-step one: 54%), at twice the time a decision.
+#: the one-step result, 97%. At 400 iterations, in tables of three drawn from it, the one-step
+#: search, greedy and random (144 games, 12 deals in every rotation), the whole-turn start scored
+#: 70% against the one-step one and 59% against greedy (the one-step one: 54%), at twice the time.
 NODE_PRIOR = 1
 #: Root actions the answer is chosen from in Wongar (:func:`bots.shared.tree_search.answer`): all,
 #: the best by mean reward. At 400 iterations and tables of three it won 77% of head-to-head
