@@ -45,7 +45,7 @@ def arena(*args: str, cwd: Path, columns: int = 200) -> subprocess.CompletedProc
         cwd=cwd,
         capture_output=True,
         text=True,
-        timeout=180,
+        timeout=600,
         env={"COLUMNS": str(columns), "PATH": "/usr/bin:/bin"},
     )
 

@@ -100,7 +100,7 @@ test_hub_handles_any_frame_long = pytest.mark.slow(fuzz(LONG)(given(sendings)(_h
 replies = st.lists(st.tuples(message_shaped(), st.booleans()), min_size=1, max_size=6)
 # Generous, so that no seat's reply is ever late: the fuzzing seat follows each scripted frame
 # with a legal action, and no seat here should ever time out, however busy the machine.
-CONTROL = TimeControl(1.0, grace=0.5)
+CONTROL = TimeControl(10.0, grace=0.5)
 
 
 def _answer(socket: zmq.Socket[bytes], script: list[tuple[dict[Any, Any], bool]]) -> None:

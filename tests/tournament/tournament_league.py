@@ -17,7 +17,7 @@ def run_arena(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     """Run the ``arena`` command line in a fresh interpreter."""
     code = "from arena.cli.app import main; main()"
     return subprocess.run(
-        [sys.executable, "-c", code, *args], cwd=cwd, capture_output=True, text=True, timeout=120
+        [sys.executable, "-c", code, *args], cwd=cwd, capture_output=True, text=True, timeout=600
     )
 
 
