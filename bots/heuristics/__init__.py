@@ -20,11 +20,11 @@ from engine.wongar.state import WongarState
 
 from . import waroong, waroong_playout, wongar
 from .margins import REWARD_SCALE, margin, rewards
-from .turns import Estimator, Finisher, OutOfTime, finish_movers_turn, finish_turn, results
+from .turns import Estimator, Finisher, OutOfTime, as_it_is, finish_movers_turn, finish_turn, never, results
 
 __all__ = [
     "REWARD_SCALE", "Estimator", "Finisher", "OutOfTime", "Playout", "as_it_is", "estimator", "finisher", "knows",
-    "margin", "playout", "results", "rewards",
+    "margin", "never", "playout", "results", "rewards",
 ]
 
 #: Plays a state on (in place) from where a search's tree ends, before the estimate.
@@ -59,11 +59,6 @@ _PLAYOUTS: dict[str, Playout] = {"wongar": _wongar_turn, "waroong": _waroong_rou
 
 def _wongar_finish(state: State, seat: int) -> None:
     finish_turn(state, seat, _wongar)
-
-
-def as_it_is(state: State, seat: int) -> None:
-    """Nothing to finish: a decision is scored where it leaves the game (in Waroong Wars finishing
-    the cooking turn greedily first measured no stronger)."""
 
 
 #: Games whose turns are finished before a greedy choice scores them.

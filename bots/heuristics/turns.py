@@ -23,6 +23,17 @@ Finisher = Callable[[State, int], None]
 #: Whether a clock-driven decision's time is up.
 OutOfTime = Callable[[], bool]
 
+
+def never() -> bool:
+    """Never out of time: a decision by nodes alone."""
+    return False
+
+
+def as_it_is(state: State, seat: int) -> None:
+    """Nothing to finish: a decision is scored where it leaves the game (in Waroong Wars finishing
+    the cooking turn greedily first measured no stronger)."""
+
+
 #: Decisions of one turn finished at most (a guard: a game's turn is far shorter).
 MOST_DECISIONS = 64
 
@@ -49,20 +60,18 @@ def best_step(state: State, seat: int, legal: list[int], estimate: Estimator) ->
 
 
 def results(
-    state: State, seat: int, actions: Iterable[int], estimate: Estimator, finish: Finisher | None = None,
-    out_of_time: OutOfTime | None = None,
+    state: State, seat: int, actions: Iterable[int], estimate: Estimator, finish: Finisher = as_it_is,
+    out_of_time: OutOfTime = never,
 ) -> Iterator[tuple[int, list[float]]]:
     """Each of ``seat``'s ``actions`` in order with the estimate of its result on a copy of
-    ``state`` (the turn then finished by ``finish``, if given); after each, stop if
-    ``out_of_time()`` says so (a whole turn finished for every action of a large decision can
-    outlast a short move)."""
+    ``state``, the turn then finished by ``finish``; after each, stop if ``out_of_time()`` says so
+    (a whole turn finished for every action of a large decision can outlast a short move)."""
     for action in actions:
         after = state.clone()
         after.apply(seat, action)
-        if finish is not None:
-            finish(after, seat)
+        finish(after, seat)
         yield action, estimate(after)
-        if out_of_time is not None and out_of_time():
+        if out_of_time():
             return
 
 

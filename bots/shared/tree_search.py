@@ -22,7 +22,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from bots.heuristics import Estimator, Finisher, OutOfTime, Playout, as_it_is, results, rewards
+from bots.heuristics import Estimator, Finisher, OutOfTime, Playout, as_it_is, never, results, rewards
 from engine.core import State
 
 #: UCB exploration constant for rewards in [0, 1].
@@ -40,11 +40,6 @@ Dealer = Callable[[State, int, random.Random], State]
 Continue = Callable[[int], bool]
 #: Each seat's reward in [0, 1] from each seat's estimated final points.
 Rewards = Callable[[Sequence[float]], list[float]]
-
-
-def never() -> bool:
-    """Never out of time: a search by iterations alone."""
-    return False
 
 
 def determinize(root: State, seat: int, rng: random.Random) -> State:

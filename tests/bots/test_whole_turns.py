@@ -12,10 +12,10 @@ import pytest
 
 from arena_bot.sdk import Choice, Clock, clock_reading
 from bots.greedy import WHOLE_TURN_LEVEL, greedy_policy
-from bots.heuristics import as_it_is, estimator, finisher, margin, playout
+from bots.heuristics import as_it_is, estimator, finisher, margin, never, playout
 from bots.ismcts import ismcts_policy
 from bots.shared.match import Match
-from bots.shared.tree_search import Tuning, _Node, _seed_node, never, search
+from bots.shared.tree_search import Tuning, _Node, _seed_node, search
 from engine.core import State
 from engine.registry import get_game
 
