@@ -19,9 +19,11 @@ def free_port() -> int:
 
 
 def start_scheduler(port: int) -> subprocess.Popen[bytes]:
-    """A Dask scheduler on 127.0.0.1:``port``, without a dashboard, its output discarded."""
-    return subprocess.Popen([DASK, "scheduler", "--host", "127.0.0.1", "--port", str(port),
-                             "--no-dashboard"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    """A Dask scheduler on 127.0.0.1:``port``, without a dashboard, its output discarded. Its HTTP
+    server (health and metrics, even with no dashboard) takes a free port, not Dask's fixed 8787."""
+    command = [DASK, "scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard",
+               "--dashboard-address", "127.0.0.1:0"]
+    return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
 def start_worker(address: str, threads: int, *, nanny: bool = True) -> subprocess.Popen[bytes]:

@@ -29,7 +29,8 @@ def test_dask_local_cluster_run_matches_the_local_run(
     config = load_config(path)
     with (
         distributed.LocalCluster(
-            n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None
+            n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None,
+            scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},  # its HTTP server on a free port
         ) as cluster,
         Store(tmp_path / "c.db") as store,
     ):
