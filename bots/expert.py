@@ -3,7 +3,8 @@
 Run as ``python -m bots.expert``. Each decision samples a full state from its observation with the
 game's seat-safe sampling (``Game.sample_state``, then ``State.determinize`` for every fresh deal:
 the redeal the engine's seat-view leak audit checks), remembers the Waroong Wars draft hands it
-received (:mod:`bots.shared.draft_memory`) so every deal agrees with them, and searches
+received (:mod:`bots.shared.draft_memory`) so every deal agrees with them (in the draft and the
+cooking after it), and searches
 (:mod:`bots.shared.tree_search`) for exactly its node budget (a node is one iteration), or by the
 clock (:mod:`bots.shared.budget`), with the settings :data:`SETTINGS` gives its game (those of
 ``ismcts`` in a game not listed). It answers as ``ismcts`` does, with

@@ -7,7 +7,7 @@ iteration), and answers the most visited action (in Wongar the best by mean rewa
 with ``info = {"nodes", "spent_ms", "value"}`` (``value``: that action's mean reward, 0 = last,
 1 = first; ``"cut": true`` when the clock cut a node budget short).
 In Waroong Wars it remembers the draft hands it received (:mod:`bots.shared.draft_memory`), and
-every deal it searches agrees with them.
+every deal it searches agrees with them, in the draft and in the cooking after it.
 """
 
 from __future__ import annotations

@@ -25,12 +25,16 @@ def _draft_steps(players: int, seed: int) -> list[tuple[WaroongState, WireMap, D
             observation = state.observation(0)
             memory.observe(observation)
             if state.phase == DRAFT:
-                copy = DraftMemory(0)
-                copy.round, copy.hands, copy.picks = memory.round, list(memory.hands), list(memory.picks)
-                steps.append((state.clone(), observation, copy))
+                steps.append((state.clone(), observation, _copy(memory)))
         for seat in state.to_move():
             state.apply(seat, rng.choice(state.legal_actions(seat)))
     return steps
+
+
+def _copy(memory: DraftMemory) -> DraftMemory:
+    copy = DraftMemory(memory.seat)
+    copy.round, copy.hands, copy.picks = memory.round, list(memory.hands), list(memory.picks)
+    return copy
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])
@@ -81,3 +85,71 @@ def test_memory_forgets_a_round_it_did_not_see_from_the_start() -> None:
     deal = GAME.sample_state(truth.config, 0, observation, rng)
     before = [h.copy() for h in deal.hands]
     assert fresh.constrain(deal, rng).hands == before
+
+
+def _cooking_decisions(players: int, seed: int) -> list[tuple[WaroongState, WireMap, DraftMemory]]:
+    """Seat 0's decisions after the draft of a random game, each with the memory then."""
+    config = GAME.configure(players)
+    state = GAME.start(config, seed)
+    rng = random.Random(seed)
+    memory = DraftMemory(0)
+    decisions = []
+    while not state.is_over():
+        if 0 in state.to_move():
+            observation = state.observation(0)
+            memory.observe(observation)
+            if state.phase != DRAFT:
+                decisions.append((state.clone(), observation, _copy(memory)))
+        for seat in state.to_move():
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
+    return decisions
+
+
+def _play_out(state: WaroongState, rng: random.Random) -> None:
+    while not state.is_over():
+        for seat in state.to_move():
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_deals_after_the_draft_keep_the_observation_and_play_on(players: int) -> None:
+    """In the cooking phases a constrained deal shows the seat what it observed, holds every card
+    once, and plays on to the end (a dish under construction keeps what it needs)."""
+    rng = random.Random(players)
+    for seed in range(4):
+        for truth, observation, memory in _cooking_decisions(players, 9400 + seed):
+            deal = memory.constrain(GAME.sample_state(truth.config, 0, observation, rng), rng)
+            assert deal.observation(0) == observation
+            assert deal.inventory() == truth.inventory()
+            redeal = memory.constrain(deal.determinize(0, rng), rng)
+            assert redeal.observation(0) == observation
+            _play_out(redeal, rng)
+
+
+def test_after_the_draft_the_seats_that_have_not_cooked_hold_what_was_seen_them_take() -> None:
+    """Three players, seat 0 cooking first: the card seat 0 passed at the draft's second-to-last
+    step is seat 1's, and the cards taken from every hand seat 0 saw are among seats 1 and 2's
+    picks, in every constrained deal."""
+    rng = random.Random(7)
+    checked = 0
+    for seed in range(20):
+        for truth, observation, memory in _cooking_decisions(3, 9500 + seed):
+            if any(truth.done) or sum(truth.picks[1]) != len(memory.hands) or sum(truth.picks[2]) != len(memory.hands):
+                continue
+            size = len(memory.hands)
+            final_picks = [a + b for a, b in zip(memory.picks[-1], memory.hands[-1])]
+            after = [*memory.picks[1:], final_picks]
+            backs = [*memory.hands[3:], [0] * len(memory.hands[0])]
+            passed_last = [h - (b - a) for h, a, b in zip(memory.hands[size - 2], memory.picks[size - 2], after[size - 2])]
+            taken = [0] * len(passed_last)
+            for step in range(size - 2):
+                for kind in range(len(taken)):
+                    mine = after[step][kind] - memory.picks[step][kind]
+                    taken[kind] += memory.hands[step][kind] - mine - backs[step][kind]
+            for _ in range(5):
+                deal = memory.constrain(GAME.sample_state(truth.config, 0, observation, rng), rng)
+                assert all(have >= want for have, want in zip(deal.picks[1], passed_last))
+                both = [a + b for a, b in zip(deal.picks[1], deal.picks[2])]
+                assert all(have >= want for have, want in zip(both, taken))
+            checked += 1
+    assert checked > 0
