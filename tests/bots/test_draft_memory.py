@@ -13,22 +13,23 @@ from engine.waroong.phases import DRAFT
 from engine.waroong.state import WaroongState
 
 
-def _draft_steps(players: int, seed: int) -> list[tuple[WaroongState, WireMap, DraftMemory]]:
-    """Seat 0's draft decisions of a random game: the true state, its observation, and the memory then."""
+def _decisions(players: int, seed: int, drafting: bool) -> list[tuple[WaroongState, WireMap, DraftMemory]]:
+    """Seat 0's decisions of a random game in the draft (``drafting``) or after it: the true state,
+    its observation, and the memory then."""
     config = GAME.configure(players)
     state = GAME.start(config, seed)
     rng = random.Random(seed)
     memory = DraftMemory(0)
-    steps = []
+    decisions = []
     while not state.is_over():
         if 0 in state.to_move():
             observation = state.observation(0)
             memory.observe(observation)
-            if state.phase == DRAFT:
-                steps.append((state.clone(), observation, _copy(memory)))
+            if (state.phase == DRAFT) == drafting:
+                decisions.append((state.clone(), observation, _copy(memory)))
         for seat in state.to_move():
             state.apply(seat, rng.choice(state.legal_actions(seat)))
-    return steps
+    return decisions
 
 
 def _copy(memory: DraftMemory) -> DraftMemory:
@@ -44,7 +45,7 @@ def test_constrained_deals_keep_the_observation_and_know_the_left_hand(players: 
     rng = random.Random(players)
     later_steps = 0
     for seed in range(3):
-        for truth, observation, memory in _draft_steps(players, 9100 + seed):
+        for truth, observation, memory in _decisions(players, 9100 + seed, drafting=True):
             deal = memory.constrain(GAME.sample_state(truth.config, 0, observation, rng), rng)
             assert deal.observation(0) == observation
             assert deal.inventory() == truth.inventory()
@@ -62,7 +63,7 @@ def test_returned_hand_reveals_what_the_others_took() -> None:
     other seats' picks in every constrained deal."""
     rng = random.Random(5)
     checked = 0
-    for truth, observation, memory in _draft_steps(3, 9200):
+    for truth, observation, memory in _decisions(3, 9200, drafting=True):
         step = len(memory.hands) - 1
         if step < 3:
             continue
@@ -77,7 +78,7 @@ def test_returned_hand_reveals_what_the_others_took() -> None:
 
 def test_memory_forgets_a_round_it_did_not_see_from_the_start() -> None:
     """A memory that joins a draft midway constrains nothing: the sampled state is returned as is."""
-    steps = _draft_steps(3, 9300)
+    steps = _decisions(3, 9300, drafting=True)
     truth, observation, _ = next(s for s in steps if len(s[2].hands) == 3)
     fresh = DraftMemory(0)
     fresh.observe(observation)
@@ -85,24 +86,6 @@ def test_memory_forgets_a_round_it_did_not_see_from_the_start() -> None:
     deal = GAME.sample_state(truth.config, 0, observation, rng)
     before = [h.copy() for h in deal.hands]
     assert fresh.constrain(deal, rng).hands == before
-
-
-def _cooking_decisions(players: int, seed: int) -> list[tuple[WaroongState, WireMap, DraftMemory]]:
-    """Seat 0's decisions after the draft of a random game, each with the memory then."""
-    config = GAME.configure(players)
-    state = GAME.start(config, seed)
-    rng = random.Random(seed)
-    memory = DraftMemory(0)
-    decisions = []
-    while not state.is_over():
-        if 0 in state.to_move():
-            observation = state.observation(0)
-            memory.observe(observation)
-            if state.phase != DRAFT:
-                decisions.append((state.clone(), observation, _copy(memory)))
-        for seat in state.to_move():
-            state.apply(seat, rng.choice(state.legal_actions(seat)))
-    return decisions
 
 
 def _play_out(state: WaroongState, rng: random.Random) -> None:
@@ -117,7 +100,7 @@ def test_deals_after_the_draft_keep_the_observation_and_play_on(players: int) ->
     once, and plays on to the end (a dish under construction keeps what it needs)."""
     rng = random.Random(players)
     for seed in range(4):
-        for truth, observation, memory in _cooking_decisions(players, 9400 + seed):
+        for truth, observation, memory in _decisions(players, 9400 + seed, drafting=False):
             deal = memory.constrain(GAME.sample_state(truth.config, 0, observation, rng), rng)
             assert deal.observation(0) == observation
             assert deal.inventory() == truth.inventory()
@@ -133,19 +116,18 @@ def test_after_the_draft_the_seats_that_have_not_cooked_hold_what_was_seen_them_
     rng = random.Random(7)
     checked = 0
     for seed in range(20):
-        for truth, observation, memory in _cooking_decisions(3, 9500 + seed):
-            if any(truth.done) or sum(truth.picks[1]) != len(memory.hands) or sum(truth.picks[2]) != len(memory.hands):
-                continue
+        for truth, observation, memory in _decisions(3, 9500 + seed, drafting=False):
             size = len(memory.hands)
+            if any(truth.done) or sum(truth.picks[1]) != size or sum(truth.picks[2]) != size:
+                continue
             final_picks = [a + b for a, b in zip(memory.picks[-1], memory.hands[-1])]
             after = [*memory.picks[1:], final_picks]
+            left = [[h - (b - a) for h, a, b in zip(memory.hands[step], memory.picks[step], after[step])]
+                    for step in range(size)]  # each hand seen, less seat 0's pick from it
             backs = [*memory.hands[3:], [0] * len(memory.hands[0])]
-            passed_last = [h - (b - a) for h, a, b in zip(memory.hands[size - 2], memory.picks[size - 2], after[size - 2])]
-            taken = [0] * len(passed_last)
-            for step in range(size - 2):
-                for kind in range(len(taken)):
-                    mine = after[step][kind] - memory.picks[step][kind]
-                    taken[kind] += memory.hands[step][kind] - mine - backs[step][kind]
+            passed_last = left[size - 2]
+            taken = [sum(left[step][kind] - backs[step][kind] for step in range(size - 2))
+                     for kind in range(len(passed_last))]
             for _ in range(5):
                 deal = memory.constrain(GAME.sample_state(truth.config, 0, observation, rng), rng)
                 assert all(have >= want for have, want in zip(deal.picks[1], passed_last))
