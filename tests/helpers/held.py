@@ -1,6 +1,7 @@
 """A sandboxed bot a test can hold (``held_bot.py``), to stop a referee while it provably waits for
-a seat: the bot prints ``held`` in its log and stops itself at its first decision of a match while
-the empty folder ``ctl/hold`` beside it exists (:func:`hold`)."""
+a seat: the bot prints ``held`` and the time in its log and stops itself at its first decision of a match
+while the empty folder ``ctl/hold`` beside it exists (:func:`hold`); :func:`hold_up` then stops the
+referee long enough to be a host fault, however late the test got there."""
 
 from __future__ import annotations
 
@@ -37,6 +38,27 @@ def hold(folder: Path, held: bool) -> None:
 def held_count(logs: Path) -> int:
     """How many bot logs in ``logs`` say their bot is held (a log per bot process)."""
     return sum("held" in log.read_text(errors="replace").split() for log in logs.glob("*.log"))
+
+
+#: Added to every hold-up: the referee's own slack (it forgives 50 ms a wake) and the time between its
+#: request and the bot's reading of it, which the bot's printed time does not include.
+MARGIN = 1.0
+
+
+def held_since(logs: Path) -> float:
+    """When (``time.monotonic``) the bot held last in ``logs`` was held."""
+    words = [log.read_text(errors="replace").split() for log in logs.glob("*.log")]
+    return max(float(w[i + 1]) for w in words for i, word in enumerate(w[:-1]) if word == "held")
+
+
+def hold_up(pid: int, logs: Path, cap: float) -> None:
+    """Stop ``pid``, the referee waiting for the bot held last in ``logs``, for as long as makes the
+    wait a host fault (held up for over half of it) whenever it starts before the decision's
+    elapsed-time ``cap`` ends: over half the cap, and over the time the bot has been held, so the
+    test's own delay in getting here (a busy machine) is made up for, not raced."""
+    since = time.monotonic() - held_since(logs)
+    assert since < cap, f"the test got to the referee {since:.1f} s after the hold, past the {cap} s cap"
+    stop_for(pid, max(0.5 * cap, since) + MARGIN)
 
 
 def stop_for(pid: int, seconds: float) -> None:

@@ -13,7 +13,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from held import held_bot, held_count, hold, stop_for
+from held import held_bot, held_count, hold, hold_up
 from polling import wait_until
 from sandboxed import require_sandbox
 
@@ -24,14 +24,14 @@ from arena.store.db import Store
 pytestmark = pytest.mark.sandbox
 
 ARENA = [sys.executable, "-c", "from arena.cli.app import main; main()"]
-#: 100 ms and the 50 ms grace, capped at 30 times that: 4.5 s of elapsed time per decision; the
-#: worker is stopped for over half of it.
-STOPPED = 0.5 * 0.15 * 30 + 0.75
+#: 100 ms and the 50 ms grace, capped at 60 times that: 9 s of elapsed time per decision, which the
+#: test has to see the held bot and stop the worker (:func:`held.hold_up`).
+CAP = 0.15 * 60
 
 
 def config_text() -> str:
     lines = ['name = "spring"', 'game = "wongar"', "table_size = 3", 'time_control = "100ms"',
-             'clock = "cpu"', "wall_cap = 30", "seed = 77",
+             'clock = "cpu"', "wall_cap = 60", "seed = 77",
              '[[bots]]\nname = "held"\nbot = "held/bot.toml"']
     for i in range(2):
         lines.append(f'[[bots]]\nname = "r{i}"\nbot = "{sys.executable} -m bots.random"\n'
@@ -39,11 +39,11 @@ def config_text() -> str:
     return "\n".join(lines) + "\n"
 
 
-def held_worker(scratch: Path) -> int | None:
-    """The pid of the worker whose scratch folder shows a held bot."""
+def held_worker(scratch: Path) -> Path | None:
+    """The scratch folder (it holds the bot logs) of the worker with a held bot."""
     for folder in scratch.glob("arena-worker-*"):
         if held_count(folder) >= 1:
-            return int(folder.name.split("-")[2])
+            return folder
     return None
 
 
@@ -67,7 +67,7 @@ def test_a_void_game_of_a_table_is_played_again_and_never_rated(tmp_path: Path) 
         worker = held_worker(scratch)
         assert worker is not None
         hold(tmp_path / "held", False)  # the replay is not held
-        stop_for(worker, STOPPED)  # the host fault
+        hold_up(int(worker.name.split("-")[2]), worker, CAP)  # the host fault
         out, err = runner.communicate(timeout=180)
     finally:
         runner.kill()

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from held import held_bot, held_count, hold, stop_for
+from held import held_bot, held_count, hold, hold_up
 from polling import wait_until
 from sandboxed import require_sandbox
 
@@ -20,9 +20,9 @@ from arena.record import MatchRecord
 pytestmark = pytest.mark.sandbox
 
 ARENA = [sys.executable, "-c", "from arena.cli.app import main; main()"]
-#: 300 ms and the 50 ms grace, capped at 10 times that (the default): 3.5 s of elapsed time.
-CAP = 0.35 * 10
-STOPPED = 0.5 * CAP + 0.75
+#: 600 ms and the 50 ms grace, capped at 10 times that (the default): 6.5 s of elapsed time, which
+#: the test has to see the held bot and stop the referee (:func:`held.hold_up`).
+CAP = 0.65 * 10
 
 
 @pytest.fixture(autouse=True)
@@ -38,14 +38,14 @@ def test_a_match_the_host_held_up_is_void_and_exits_3(tmp_path: Path) -> None:
     random = f"{sys.executable} -m bots.random"
     play = subprocess.Popen(
         [*ARENA, "play", "waroong", "-b", str(manifest), "-b", random, "-b", random,
-         "--tc", "300ms", "--clock", "cpu", "--seed", "5", "--logs", str(logs), "--record", str(record)],
+         "--tc", "600ms", "--clock", "cpu", "--seed", "5", "--logs", str(logs), "--record", str(record)],
         cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
     try:
         if not wait_until(lambda: held_count(logs) or play.poll() is not None, timeout=120) \
                 or play.poll() is not None:
             pytest.fail(f"the bot was not held: {play.communicate(timeout=60)}")
-        stop_for(play.pid, STOPPED)  # the host fault, while the referee waits for the held bot
+        hold_up(play.pid, logs, CAP)  # the host fault, while the referee waits for the held bot
         out, err = play.communicate(timeout=120)
     finally:
         play.kill()

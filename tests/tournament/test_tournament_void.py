@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from held import held_bot, held_count, hold, stop_for
+from held import MARGIN, held_bot, held_count, hold, hold_up
 from polling import wait_until
 from sandboxed import require_sandbox
 from tournament_league import ARENA, results, run_arena
@@ -27,17 +27,15 @@ from arena.store.db import Store, VoidedGame as StoredVoid
 
 pytestmark = pytest.mark.sandbox
 
-#: 100 ms and the 50 ms grace, capped at 30 times that: 4.5 s of elapsed time per decision.
-CAP = 0.15 * 30
-#: How long the worker is kept stopped: over half the cap (the rule), and far more than the time the
-#: test takes to see the held bot and stop the worker.
-STOPPED = 0.5 * CAP + 0.75
+#: 100 ms and the 50 ms grace, capped at 60 times that: 9 s of elapsed time per decision, which the
+#: test has to see the held bot and stop the worker (:func:`held.hold_up`).
+CAP = 0.15 * 60
 
 
 def config_text() -> str:
     """A round-robin of the held bot and two seeded random bots, all sandboxed, on the CPU clock."""
     lines = ['name = "held"', 'game = "wongar"', "table_size = 3", "deals = 1",
-             'time_control = "100ms"', 'clock = "cpu"', "wall_cap = 30", "seed = 77",
+             'time_control = "100ms"', 'clock = "cpu"', "wall_cap = 60", "seed = 77",
              "concurrency = 1",
              '[[bots]]\nname = "held"\nbot = "held/bot.toml"']
     for i in range(2):
@@ -53,13 +51,24 @@ def tournament_folder(folder: Path) -> Path:
     return folder
 
 
-def held_worker(scratch: Path, held: int = 1) -> int | None:
-    """The pid of the worker (its scratch folder holds the bot logs) once ``held`` of its bot
-    processes are held."""
+def held_worker(scratch: Path, held: int = 1) -> Path | None:
+    """The scratch folder (it holds the bot logs) of the worker once ``held`` of its bot processes
+    are held."""
     for folder in scratch.glob("arena-worker-*"):
         if held_count(folder) >= held:
-            return int(folder.name.split("-")[2])
+            return folder
     return None
+
+
+def worker_pid(folder: Path) -> int:
+    """The pid of the worker whose scratch folder is ``folder``."""
+    return int(folder.name.split("-")[2])
+
+
+def hold_up_worker(folder: Path) -> None:
+    """The host fault: stop the worker whose scratch folder is ``folder`` while it waits for the
+    bot held last."""
+    hold_up(worker_pid(folder), folder, CAP)
 
 
 @pytest.fixture(autouse=True)
@@ -101,8 +110,9 @@ def held_runner(folder: Path, secret: Path) -> Iterator[tuple[subprocess.Popen[s
         shutil.rmtree(scratch, ignore_errors=True)
 
 
-def wait_held(runner: subprocess.Popen[str], scratch: Path, held: int = 1) -> int:
-    """The worker's pid once ``held`` bot processes are held: the referee is waiting for the last."""
+def wait_held(runner: subprocess.Popen[str], scratch: Path, held: int = 1) -> Path:
+    """The worker's scratch folder once ``held`` bot processes are held: the referee is waiting for
+    the last."""
     if not wait_until(lambda: held_worker(scratch, held) is not None or runner.poll() is not None,
                       timeout=120) or runner.poll() is not None:
         pytest.fail(f"no bot was held: {runner.communicate(timeout=60)[1]}")
@@ -131,7 +141,7 @@ def check_results(db: Path, reference: Path) -> StoredVoid:
     assert void.attempt == 1
     assert void.reason.startswith("the referee itself was held up for "), void.reason
     assert void.reason.endswith(": the host was too busy"), void.reason
-    assert int(void.reason.split()[7]) >= STOPPED * 1000 - 100
+    assert int(void.reason.split()[7]) >= (0.5 * CAP + MARGIN) * 1000 - 100
     status = run_arena("tournament", "status", "--db", db.name, cwd=db.parent)
     assert status.returncode == 0, status.stderr
     shown = " ".join(status.stdout.split())
@@ -148,7 +158,7 @@ def test_a_game_the_host_held_up_is_void_and_played_again_to_the_same_results(
     with held_runner(folder, secret) as (runner, scratch):
         worker = wait_held(runner, scratch)
         hold(folder / "held", False)  # the game's replay is not held
-        stop_for(worker, STOPPED)  # the host fault
+        hold_up_worker(worker)  # the host fault
         out, err = runner.communicate(timeout=180)
     assert runner.returncode == 0, err
     assert "1 void by a host fault and played again" in " ".join(out.split())
@@ -162,11 +172,11 @@ def test_a_void_game_left_unplayed_is_played_by_resume(
     folder = tournament_folder(tmp_path)
     with held_runner(folder, secret) as (runner, scratch):
         worker = wait_held(runner, scratch)
-        stop_for(worker, STOPPED)  # the host fault: the game is void and played again, held again
-        worker = wait_held(runner, scratch, held=2)
-        os.kill(worker, signal.SIGSTOP)  # nothing more is played or stored
+        hold_up_worker(worker)  # the host fault: the game is void and played again, held again
+        pid = worker_pid(wait_held(runner, scratch, held=2))
+        os.kill(pid, signal.SIGSTOP)  # nothing more is played or stored
         os.kill(runner.pid, signal.SIGKILL)
-        os.kill(worker, signal.SIGKILL)
+        os.kill(pid, signal.SIGKILL)
         runner.wait()
     with Store(folder / "h.db") as store:
         (void,) = store.voided("held")
@@ -189,7 +199,7 @@ def test_a_game_void_three_times_stops_the_run_saying_so(tmp_path: Path, referen
             held += 1
             worker = held_worker(scratch, held)
             assert worker is not None
-            stop_for(worker, STOPPED)
+            hold_up_worker(worker)
         out, err = runner.communicate(timeout=180)
     assert runner.returncode == 2, err
     said = " ".join(err.split())
