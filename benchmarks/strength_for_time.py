@@ -8,11 +8,13 @@ under the CPU clock (``--clock cpu``: a busy machine charges a bot only its own 
 Prints the bot's Elo with its 95% interval, the reference anchored at 1500. (``greedy`` against
 itself shows what its clock buys over its node budget.)
 
-Then each bot's decisions a second at its default budget (level 3 of :mod:`bots.shared.levels`),
-measured in this process on processor time: ``--decisions`` decisions (with a choice: a forced one
-is not counted) of a seat of the bot at tables of random seats.
+Then each bot's decisions a second at its ladder budget (its ``nodes`` in
+``examples/ladder-GAME.toml``: level 3 of :mod:`bots.shared.levels` for ``greedy`` and ``ismcts``,
+``expert``'s own budget), measured in this process on processor time: ``--decisions`` decisions
+(with a choice: a forced one is not counted) of a seat of the bot at tables of random seats.
 
-Usage: python benchmarks/strength_for_time.py [--game wongar] [--deals 8] [--tc 20ms --tc 100ms] [-j 2]
+Usage: python benchmarks/strength_for_time.py [--game wongar] [--bot expert] [--deals 8] [--tc 20ms --tc 100ms]
+       [--skip-strength] [--decisions 200] [-j 2]
 """
 
 from __future__ import annotations
@@ -23,13 +25,15 @@ import random
 import subprocess
 import tempfile
 import time
+import tomllib
 from collections.abc import Callable
 from pathlib import Path
 
-from ladder_reproducibility import ARENA, _bound, results
+from ladder_reproducibility import ARENA, EXAMPLES, _bound, results
 
 from arena.manifest import builtin_bots
 from arena_bot.sdk import Choice, Clock, clock_reading
+from bots.expert import expert_policy
 from bots.greedy import greedy_policy
 from bots.ismcts import ismcts_policy
 from bots.shared.levels import level_nodes
@@ -91,15 +95,23 @@ def strength(game: str, bot: str, tc: str, deals: int, jobs: int, folder: str) -
             f"({len(moves)} games, {time.monotonic() - started:.0f} s)")
 
 
-POLICIES: dict[str, Callable[[Match], Policy]] = {"greedy": greedy_policy, "ismcts": ismcts_policy}
+POLICIES: dict[str, Callable[[Match], Policy]] = {
+    "greedy": greedy_policy, "ismcts": ismcts_policy, "expert": expert_policy,
+}
 
 
-def decisions_per_second(game_name: str, bot: str, decisions: int) -> float:
-    """Decisions with a choice a processor second of ``bot`` at level 3, one seat at tables of
+def ladder_nodes(game: str, bot: str) -> int:
+    """``bot``'s node budget in the ladder config of ``game`` at tables of 3."""
+    ladder = tomllib.loads((EXAMPLES / f"ladder-{game}.toml").read_text())
+    (nodes,) = [int(entry["nodes"]) for entry in ladder["bots"] if entry["name"] == bot]
+    return nodes
+
+
+def decisions_per_second(game_name: str, bot: str, nodes: int, decisions: int) -> float:
+    """Decisions with a choice a processor second of ``bot`` at ``nodes``, one seat at tables of
     random seats."""
     game = get_game(game_name)
     config = game.configure(3, VARIANTS[game_name], {})
-    nodes = level_nodes(bot, game_name, 3)
     spent, made, seed = 0.0, 0, 0
     while made < decisions:
         state = game.start(config, seed)
@@ -126,19 +138,23 @@ def main() -> None:
     parser.add_argument("--game", action="append", choices=sorted(VARIANTS))
     parser.add_argument("--deals", type=int, default=8, help="deals per bot and clock (each played 3 times)")
     parser.add_argument("--tc", action="append", help="time controls (default 20ms, 100ms, 1s)")
+    parser.add_argument("--bot", action="append", choices=SEARCHERS, help="bots measured (default all)")
     parser.add_argument("--decisions", type=int, default=200, help="decisions timed per bot")
+    parser.add_argument("--skip-strength", action="store_true", help="only the decisions a second")
     parser.add_argument("-j", "--concurrency", type=int, default=2, help="matches in parallel")
     args = parser.parse_args()
-    searchers = [bot for bot in SEARCHERS if bot in builtin_bots()]
+    searchers = [bot for bot in args.bot or SEARCHERS if bot in builtin_bots()]
     with tempfile.TemporaryDirectory() as folder:
         for game in args.game or sorted(VARIANTS):
-            print(f"{game}: Elo by the CPU clock, reference {REFERENCE} (level 3) at 1500, random the third seat")
-            for bot in searchers:
+            print(f"{game}:" if args.skip_strength else f"{game}: Elo by the CPU clock, reference "
+                  f"{REFERENCE} (level 3) at 1500, random the third seat")
+            for bot in [] if args.skip_strength else searchers:
                 for tc in args.tc or ["20ms", "100ms", "1s"]:
                     print(strength(game, bot, tc, args.deals, args.concurrency, folder), flush=True)
-            for bot in [b for b in searchers if b in POLICIES]:
-                rate = decisions_per_second(game, bot, args.decisions)
-                print(f"  {bot:7} level 3 ({level_nodes(bot, game, 3)} nodes): {rate:8.1f} decisions/s")
+            for bot in searchers:
+                nodes = ladder_nodes(game, bot)
+                rate = decisions_per_second(game, bot, nodes, args.decisions)
+                print(f"  {bot:7} at its ladder budget ({nodes} nodes): {rate:8.1f} decisions/s", flush=True)
 
 
 if __name__ == "__main__":
