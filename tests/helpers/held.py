@@ -1,7 +1,7 @@
 """A sandboxed bot a test can hold (``held_bot.py``), to stop a referee while it provably waits for
-a seat: the bot prints ``held`` and the time in its log and stops itself at its first decision of a match
-while the empty folder ``ctl/hold`` beside it exists (:func:`hold`); :func:`hold_up` then stops the
-referee long enough to be a host fault, however late the test got there."""
+a seat: the bot prints ``held`` and the time in its log and stops itself at its first decision of a
+match while the empty folder ``ctl/hold`` beside it exists (:func:`hold`); :func:`hold_up` then
+stops the referee long enough to be a host fault, however late the test got there."""
 
 from __future__ import annotations
 
@@ -38,6 +38,20 @@ def hold(folder: Path, held: bool) -> None:
 def held_count(logs: Path) -> int:
     """How many bot logs in ``logs`` say their bot is held (a log per bot process)."""
     return sum("held" in log.read_text(errors="replace").split() for log in logs.glob("*.log"))
+
+
+def held_worker(scratch: Path, held: int = 1) -> Path | None:
+    """The scratch folder (it holds the bot logs) of the arena worker under ``scratch`` once
+    ``held`` of its bot processes are held."""
+    for folder in scratch.glob("arena-worker-*"):
+        if held_count(folder) >= held:
+            return folder
+    return None
+
+
+def worker_pid(folder: Path) -> int:
+    """The pid of the arena worker whose scratch folder is ``folder``."""
+    return int(folder.name.split("-")[2])
 
 
 #: Added to every hold-up: the referee's own slack (it forgives 50 ms a wake) and the time between its

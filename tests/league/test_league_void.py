@@ -13,7 +13,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from held import held_bot, held_count, hold, hold_up
+from held import held_bot, held_worker, hold, hold_up, worker_pid
 from polling import wait_until
 from sandboxed import require_sandbox
 
@@ -39,14 +39,6 @@ def config_text() -> str:
     return "\n".join(lines) + "\n"
 
 
-def held_worker(scratch: Path) -> Path | None:
-    """The scratch folder (it holds the bot logs) of the worker with a held bot."""
-    for folder in scratch.glob("arena-worker-*"):
-        if held_count(folder) >= 1:
-            return folder
-    return None
-
-
 def test_a_void_game_of_a_table_is_played_again_and_never_rated(tmp_path: Path) -> None:
     require_sandbox()
     held_bot(tmp_path / "held")
@@ -67,7 +59,7 @@ def test_a_void_game_of_a_table_is_played_again_and_never_rated(tmp_path: Path) 
         worker = held_worker(scratch)
         assert worker is not None
         hold(tmp_path / "held", False)  # the replay is not held
-        hold_up(int(worker.name.split("-")[2]), worker, CAP)  # the host fault
+        hold_up(worker_pid(worker), worker, CAP)  # the host fault
         out, err = runner.communicate(timeout=180)
     finally:
         runner.kill()

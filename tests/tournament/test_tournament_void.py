@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from held import MARGIN, held_bot, held_count, hold, hold_up
+from held import MARGIN, held_bot, held_worker, hold, hold_up, worker_pid
 from polling import wait_until
 from sandboxed import require_sandbox
 from tournament_league import ARENA, results, run_arena
@@ -49,20 +49,6 @@ def tournament_folder(folder: Path) -> Path:
     held_bot(folder / "held")
     (folder / "t.toml").write_text(config_text())
     return folder
-
-
-def held_worker(scratch: Path, held: int = 1) -> Path | None:
-    """The scratch folder (it holds the bot logs) of the worker once ``held`` of its bot processes
-    are held."""
-    for folder in scratch.glob("arena-worker-*"):
-        if held_count(folder) >= held:
-            return folder
-    return None
-
-
-def worker_pid(folder: Path) -> int:
-    """The pid of the worker whose scratch folder is ``folder``."""
-    return int(folder.name.split("-")[2])
 
 
 def hold_up_worker(folder: Path) -> None:
