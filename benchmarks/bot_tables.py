@@ -1,0 +1,173 @@
+"""Head-to-head shares of built-in bots at tables played in this process, with node budgets.
+
+Every table of PLAYERS bots drawn from those named plays every deal in every rotation of its
+seats; prints, per bot, its mean final score, its processor time, and its share of the comparisons
+won against each other bot it met (a comparison is one pair of seats in one game, by final rank;
+a draw counts half), with the share's standard error. No referee, no processes: the bots' own
+policies are called directly, so a table costs only the bots' thinking. With node budgets the
+games, and so the shares, are the same on any machine; only the time depends on it.
+
+Usage: python benchmarks/bot_tables.py GAME PLAYERS BOT BOT [BOT ...] [--deals N] [--seed S] [-j J]
+
+A BOT is ``random``, ``greedy``, ``ismcts`` or ``expert``, with a node budget (``ismcts:400``) or
+a level (``greedy@1``, :mod:`bots.shared.levels`); a searching bot named bare plays its level 3
+(``expert``: its ladder budget, 1,200 iterations in Wongar and 2,000 in Waroong Wars).
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import math
+import random
+import time
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+
+from arena_bot.sdk import Choice, Clock, clock_reading
+from bots.expert import expert_policy
+from bots.greedy import greedy_policy
+from bots.ismcts import ismcts_policy
+from bots.shared.levels import BUDGETS, LevelError, check_level, level_nodes
+from bots.shared.match import Match, Policy
+from engine.core import WireMap
+from engine.registry import get_game
+
+#: The clock a decision is given: generous, as every bot here thinks by its node budget.
+UNTIMED = 3600.0
+#: expert's budget when none is given: the ladder configs' (it takes no level).
+EXPERT_NODES = {"wongar": 1200, "waroong": 2000}
+EXPERT_NODES_ELSEWHERE = 400
+
+
+def _random_policy(match: Match) -> Policy:
+    def choose(observation: WireMap, legal: tuple[int, ...], clock: Clock) -> int:
+        return match.rng.choice(legal)
+
+    return choose
+
+
+POLICIES: dict[str, Callable[[Match], Policy]] = {
+    "random": _random_policy, "greedy": greedy_policy, "ismcts": ismcts_policy, "expert": expert_policy,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """A bot at a table: its name as given, the bot, and its node budget or level (or neither)."""
+
+    spec: str
+    bot: str
+    nodes: int | None
+    level: int | None
+
+    def match(self, game: str, base: Match) -> Match:
+        """``base`` with this entry's node budget and level in ``game``."""
+        nodes = self.nodes
+        if nodes is None and self.bot in BUDGETS:
+            nodes = level_nodes(self.bot, game, self.level or 3)
+        elif nodes is None and self.bot == "expert":
+            nodes = EXPERT_NODES.get(game, EXPERT_NODES_ELSEWHERE)
+        return Match(base.game, base.config, base.seat, base.rng, nodes, self.level)
+
+
+def parse_entry(spec: str) -> Entry:
+    """``bot``, ``bot:NODES`` or ``bot@LEVEL`` as an :class:`Entry`; argparse's error otherwise."""
+    bot, at, level_text = spec.partition("@")
+    bot, colon, nodes_text = bot.partition(":")
+    if bot not in POLICIES:
+        raise argparse.ArgumentTypeError(f"{spec!r}: the bots are {', '.join(POLICIES)}")
+    if colon and at:
+        raise argparse.ArgumentTypeError(f"{spec!r}: a node budget or a level, not both")
+    nodes = level = None
+    if colon:
+        if not nodes_text.isdigit() or int(nodes_text) < 1:
+            raise argparse.ArgumentTypeError(f"{spec!r}: a node budget is a whole number from 1")
+        nodes = int(nodes_text)
+    if at:
+        try:
+            level = check_level(bot, int(level_text) if level_text.isdigit() else level_text)
+        except LevelError as exc:
+            raise argparse.ArgumentTypeError(f"{spec!r}: {exc}") from None
+    return Entry(spec, bot, nodes, level)
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """One game to play: the game, its deal's seed, and the entries by seat."""
+
+    game: str
+    seed: int
+    seats: tuple[Entry, ...]
+
+
+def play(job: Game) -> tuple[tuple[str, ...], tuple[int, ...], tuple[int, ...], tuple[float, ...]]:
+    """Play ``job`` to its end: the seats' specs, final scores, ranks and processor seconds."""
+    game = get_game(job.game)
+    config = game.configure(len(job.seats), None, {})
+    state = game.start(config, job.seed)
+    choosers = [POLICIES[entry.bot](entry.match(job.game, Match(
+        game, config, seat, random.Random(job.seed * 31 + seat)))) for seat, entry in enumerate(job.seats)]
+    spent = [0.0] * len(job.seats)
+    while not state.is_over():
+        seat = state.to_move()[0]
+        legal = tuple(state.legal_actions(seat))
+        action = legal[0]
+        if len(legal) > 1:
+            started = time.process_time()
+            picked = choosers[seat](state.observation(seat), legal, Clock(UNTIMED, 0.0, 0.0, "cpu", clock_reading("cpu")))
+            spent[seat] += time.process_time() - started
+            action = picked.action if isinstance(picked, Choice) else picked
+        state.apply(seat, action)
+    result = state.result()
+    return tuple(e.spec for e in job.seats), result.scores, result.ranks, tuple(spent)
+
+
+def schedule(game: str, players: int, entries: Sequence[Entry], deals: int, seed: int) -> Iterator[Game]:
+    """Every table of ``players`` entries, every deal, every rotation of the seats."""
+    for deal in range(deals):
+        for table in itertools.combinations(entries, players):
+            for turn in range(players):
+                yield Game(game, seed + deal, table[turn:] + table[:turn])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("game", choices=["wongar", "waroong"])
+    parser.add_argument("players", type=int, choices=[3, 4, 5])
+    parser.add_argument("bots", type=parse_entry, nargs="+", metavar="BOT")
+    parser.add_argument("--deals", type=int, default=6, help="deals each table plays in every rotation")
+    parser.add_argument("--seed", type=int, default=2000, help="the first deal's seed")
+    parser.add_argument("-j", "--jobs", type=int, default=1, help="processes playing at once")
+    args = parser.parse_args()
+    if len({e.spec for e in args.bots}) != len(args.bots) or len(args.bots) < args.players:
+        parser.error(f"name at least {args.players} different bots")
+    won: dict[tuple[str, str], list[float]] = {}
+    scores: dict[str, list[int]] = {e.spec: [] for e in args.bots}
+    seconds = dict.fromkeys(scores, 0.0)
+    started = time.time()
+    jobs = list(schedule(args.game, args.players, args.bots, args.deals, args.seed))
+    with ProcessPoolExecutor(args.jobs) as pool:
+        for seats, final, ranks, spent in pool.map(play, jobs):
+            for i, a in enumerate(seats):
+                scores[a].append(final[i])
+                seconds[a] += spent[i]
+                for j, b in enumerate(seats):
+                    if i != j:
+                        won.setdefault((a, b), []).append(1.0 if ranks[i] < ranks[j] else 0.5 if ranks[i] == ranks[j] else 0.0)
+    print(f"{args.game}, tables of {args.players}, {args.deals} deals in every rotation: "
+          f"{len(jobs)} games in {time.time() - started:.0f} s")
+    for a in scores:
+        shares = []
+        for b in scores:
+            results = won.get((a, b))
+            if results:
+                p = sum(results) / len(results)
+                shares.append(f"{b} {100 * p:.0f}% ±{100 * math.sqrt(p * (1 - p) / len(results)):.0f}")
+        print(f"  {a:12} mean score {sum(scores[a]) / len(scores[a]):6.1f}, {seconds[a]:6.0f} s processor; "
+              f"won against " + ", ".join(shares))
+
+
+if __name__ == "__main__":
+    main()
