@@ -10,8 +10,8 @@ games, and so the shares, are the same on any machine; only the time depends on 
 Usage: python benchmarks/bot_tables.py GAME PLAYERS BOT BOT [BOT ...] [--deals N] [--seed S] [-j J]
 
 A BOT is ``random``, ``greedy``, ``ismcts`` or ``expert``, with a node budget (``ismcts:400``) or
-a level (``greedy@1``, :mod:`bots.shared.levels`); a searching bot named bare plays its level 3
-(``expert``: its ladder budget, 1,200 iterations in Wongar and 2,000 in Waroong Wars).
+a level (``greedy@1``, :mod:`bots.shared.levels`); a bot named bare plays its budget in the game's
+ladder config (``examples/ladder-GAME.toml``).
 """
 
 from __future__ import annotations
@@ -29,16 +29,14 @@ from arena_bot.sdk import Choice, Clock, clock_reading
 from bots.expert import expert_policy
 from bots.greedy import greedy_policy
 from bots.ismcts import ismcts_policy
-from bots.shared.levels import BUDGETS, LevelError, check_level, level_nodes
+from bots.shared.levels import LevelError, check_level, level_nodes
 from bots.shared.match import Match, Policy
 from engine.core import WireMap
 from engine.registry import get_game
+from strength_for_time import ladder_nodes
 
 #: The clock a decision is given: generous, as every bot here thinks by its node budget.
 UNTIMED = 3600.0
-#: expert's budget when none is given: the ladder configs' (it takes no level).
-EXPERT_NODES = {"wongar": 1200, "waroong": 2000}
-EXPERT_NODES_ELSEWHERE = 400
 
 
 def _random_policy(match: Match) -> Policy:
@@ -65,10 +63,10 @@ class Entry:
     def match(self, game: str, base: Match) -> Match:
         """``base`` with this entry's node budget and level in ``game``."""
         nodes = self.nodes
-        if nodes is None and self.bot in BUDGETS:
-            nodes = level_nodes(self.bot, game, self.level or 3)
-        elif nodes is None and self.bot == "expert":
-            nodes = EXPERT_NODES.get(game, EXPERT_NODES_ELSEWHERE)
+        if nodes is None and self.level is not None:
+            nodes = level_nodes(self.bot, game, self.level)
+        elif nodes is None and self.bot != "random":
+            nodes = ladder_nodes(game, self.bot)
         return Match(base.game, base.config, base.seat, base.rng, nodes, self.level)
 
 
