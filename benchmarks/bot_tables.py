@@ -25,18 +25,13 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
+from strength_for_time import POLICIES as SEARCHING, UNTIMED, VARIANTS, ladder_nodes
+
 from arena_bot.sdk import Choice, Clock, clock_reading
-from bots.expert import expert_policy
-from bots.greedy import greedy_policy
-from bots.ismcts import ismcts_policy
 from bots.shared.levels import LevelError, check_level, level_nodes
 from bots.shared.match import Match, Policy
 from engine.core import WireMap
 from engine.registry import get_game
-from strength_for_time import ladder_nodes
-
-#: The clock a decision is given: generous, as every bot here thinks by its node budget.
-UNTIMED = 3600.0
 
 
 def _random_policy(match: Match) -> Policy:
@@ -46,9 +41,8 @@ def _random_policy(match: Match) -> Policy:
     return choose
 
 
-POLICIES: dict[str, Callable[[Match], Policy]] = {
-    "random": _random_policy, "greedy": greedy_policy, "ismcts": ismcts_policy, "expert": expert_policy,
-}
+#: The bots a table can seat: random and the searching bots the strength-for-time benchmark times.
+POLICIES: dict[str, Callable[[Match], Policy]] = {"random": _random_policy, **SEARCHING}
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +97,7 @@ class Game:
 def play(job: Game) -> tuple[tuple[str, ...], tuple[int, ...], tuple[int, ...], tuple[float, ...]]:
     """Play ``job`` to its end: the seats' specs, final scores, ranks and processor seconds."""
     game = get_game(job.game)
-    config = game.configure(len(job.seats), None, {})
+    config = game.configure(len(job.seats), VARIANTS[job.game], {})
     state = game.start(config, job.seed)
     choosers = [POLICIES[entry.bot](entry.match(job.game, Match(
         game, config, seat, random.Random(job.seed * 31 + seat)))) for seat, entry in enumerate(job.seats)]
@@ -132,7 +126,7 @@ def schedule(game: str, players: int, entries: Sequence[Entry], deals: int, seed
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("game", choices=["wongar", "waroong"])
+    parser.add_argument("game", choices=sorted(VARIANTS))
     parser.add_argument("players", type=int, choices=[3, 4, 5])
     parser.add_argument("bots", type=parse_entry, nargs="+", metavar="BOT")
     parser.add_argument("--deals", type=int, default=6, help="deals each table plays in every rotation")
