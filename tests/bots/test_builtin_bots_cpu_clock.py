@@ -1,7 +1,7 @@
 """The built-in bots keep to tight clocks: sandboxed, so that the referee charges each decision by
 the bot's own CPU time and the bot budgets on that clock, every built-in finishes matches of every
-setup inside a 50 ms move, the searches spend a fair share of a 20 ms move on several nodes, and
-greedy, so thinking, beats random.
+setup inside a 50 ms move, ismcts spends a fair share of a 20 ms move on several iterations, greedy
+samples as many states as its clock allows, and greedy, so thinking, beats random.
 What other processes on the machine do cannot change a bot's CPU time, so neither can a busy
 machine change these results."""
 
@@ -20,6 +20,7 @@ from arena.handle import BotHandle, close_all
 from arena.manifest import resolve_bot
 from arena.record import MatchRecord
 from arena.referee import play_match
+from bots.greedy import MAX_SAMPLES
 from bots.heuristics import knows
 from engine.core import Game, MatchConfig
 from engine.registry import games
@@ -35,6 +36,8 @@ CPU = ClockRule("cpu", wall_cap=200)
 FAST = TimeControl.parse("50ms")
 #: 20 ms a move.
 TIGHT = TimeControl.parse("20ms")
+#: A move long enough for every state greedy samples at most.
+ROOMY = TimeControl.parse("1s")
 #: Seat order of the mixed tables: the first ``players`` of these play.
 TABLE = ("ismcts", "greedy", "random", "ismcts", "greedy", "random")
 SETUPS = [(setup.game, setup.config) for setup in every_setup()]
@@ -92,21 +95,36 @@ def test_every_builtin_finishes_matches_inside_a_50ms_clock(
 
 
 @pytest.mark.parametrize("game", list(games().values()), ids=lambda g: g.key)
-def test_searching_bots_think_through_a_20ms_move(game: Game, seats: dict[str, list[BotHandle]]) -> None:
+def test_ismcts_thinks_through_a_20ms_move(game: Game, seats: dict[str, list[BotHandle]]) -> None:
     """By its CPU clock, ismcts spends a fair share of a 20 ms move (by its own account) on several
-    iterations, and greedy samples several states."""
-    record = _play(game, game.configure(3), 5150, seats, TIGHT)
-    reports: dict[str, list[dict[str, object]]] = {"ismcts": [], "greedy": []}
-    for decision in record.decisions:
-        name = TABLE[decision.seat]
-        if name in reports and decision.info and decision.info["nodes"]:
-            reports[name].append(dict(decision.info))
-    ismcts, greedy = reports["ismcts"], reports["greedy"]
-    assert ismcts and greedy
+    iterations."""
+    ismcts = _reports(_play(game, game.configure(3), 5150, seats, TIGHT), TABLE, "ismcts")
+    assert ismcts
     assert statistics.median(float(str(r["nodes"])) for r in ismcts) >= 2
-    assert statistics.median(float(str(r["nodes"])) for r in greedy) >= 2
     if game.key == "wongar":  # turn by turn: the whole move is the mover's (a draft divides it)
         assert statistics.median(float(str(r["spent_ms"])) for r in ismcts) >= 0.3 * 20
+
+
+@pytest.mark.parametrize("game", list(games().values()), ids=lambda g: g.key)
+def test_greedy_samples_as_many_states_as_its_clock_allows(
+    game: Game, seats: dict[str, list[BotHandle]]
+) -> None:
+    """A 1 s move gives greedy every state it samples at most; a 20 ms move gives it no more (in
+    Wongar, where one sample finishes a turn for every action, fewer): it samples by its clock."""
+    table = ("greedy", "random", "greedy")
+    tight, roomy = ([float(str(r["nodes"])) for r in _reports(
+        _play(game, game.configure(3), 5150, seats, control, table), table, "greedy")]
+        for control in (TIGHT, ROOMY))
+    assert tight and roomy
+    assert statistics.median(roomy) == MAX_SAMPLES
+    assert statistics.mean(tight) <= statistics.mean(roomy)
+
+
+def _reports(record: MatchRecord, names: tuple[str, ...], name: str) -> list[dict[str, object]]:
+    """The ``info`` of every decision of ``record``, whose seats ``names`` name, by a seat of
+    ``name`` that reports searched nodes."""
+    return [dict(d.info) for d in record.decisions
+            if names[d.seat] == name and d.info and "nodes" in d.info]
 
 
 @pytest.mark.parametrize("game", [g for g in games().values() if knows(g.name)], ids=lambda g: g.key)
