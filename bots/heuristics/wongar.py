@@ -3,8 +3,7 @@
 Promised points: each piece-kind majority a seat holds alone on a territory (worth the points of a
 ceremony there now, weighted by how soon one may come: the Ancestor's and Elder's reach, a ceremony
 under way), the territory-card majorities (the end bonus, weighted by how near the end is), and
-ritual cards in hand (the means to fight a ceremony), each worth little: what a card wins shows
-once a ceremony is played, and a bot that prized them took draws over pieces.
+ritual cards in hand (the means to fight a ceremony).
 """
 
 from __future__ import annotations
@@ -18,9 +17,8 @@ REACH_SHARE = 0.5
 CEREMONY_SHARE = 0.9
 #: A majority held by a single piece is easily lost.
 THIN_LEAD = 0.6
-#: Points credited per ritual card in hand: as measured (a greedy seat valuing them at 0.4 won 62%
-#: of its comparisons with two valuing them at 1.5, 300 games; at 0 to 0.5, 61-70% on other deals).
-RITUAL_CARD = 0.4
+#: Points credited per ritual card in hand (less plays stronger, not yet taken: docs/bots.md).
+RITUAL_CARD = 1.5
 _CEREMONY = (int(Pending.CEREMONY_PLAY), int(Pending.CEREMONY_EFFECT))
 
 
