@@ -2,8 +2,8 @@
 
 A search asks its :class:`Budget` before every node (a unit of search the bot counts: an iteration,
 a sampled state) and stops when the answer is no. Time is read on the clock the referee charges
-(:attr:`Clock.kind`: elapsed time, or the bot's CPU time) from the moment the ``act`` arrived, so
-parsing, sampling and the search all count. What is kept back for the reply is measured, not
+(:attr:`Clock.kind`: elapsed time, or the bot's CPU time) from where the referee starts charging
+(:meth:`Clock.spent`), so parsing, sampling and the search all count. What is kept back for the reply is measured, not
 fixed: a multiple of the SDK's measured overhead outside ``choose`` at the previous decision, and
 of what a node costs here (see below).
 

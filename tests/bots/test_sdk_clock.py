@@ -7,14 +7,18 @@ import subprocess
 import sys
 import time
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
+from arena.handle import BotHandle, close_all
 from arena.launch import SCRIPT, Settings, encode_settings
+from arena.manifest import BotSpec
 from protocols.codec import TRUSTED_LIMITS, decode, encode
 from protocols.errors import ProtocolError
-from protocols.messages import ClockMs, Start
+from protocols.messages import Act, Action, ClockMs, Start
 from protocols.sdk import Clock, clock_reading
+from protocols.transport import Hub, Peer
 
 START = Start("m", "wongar", 1, "basic", {}, 0, 3, 7, [], ClockMs(20, 0, 0), 50)
 
@@ -61,3 +65,46 @@ def test_a_bot_started_under_a_cpu_limit_reads_its_cpu_time_finely() -> None:
                           capture_output=True, text=True, timeout=60, check=True)
     steps = [float(step) for step in done.stdout.split()]
     assert statistics.median(steps) < 0.0005, statistics.median(steps)
+
+
+#: CPU seconds the bot below spends on every ``start`` before its first act.
+START_WORK = 0.03
+#: A bot that spends :data:`START_WORK` of CPU time setting up each match and reports, with every
+#: action, the seconds its decision's clock says it has used.
+START_WORKER = f"""
+from arena_bot.sdk import Choice, cpu_time, run_matches
+def new_match(start):
+    end = cpu_time() + {START_WORK}
+    while cpu_time() < end:
+        pass
+    return lambda observation, legal, clock: Choice(legal[0], {{"spent": clock.spent()}})
+raise SystemExit(run_matches(new_match, name="start-worker"))
+"""
+
+
+def test_a_cpu_clock_counts_what_the_bot_ran_since_its_last_reply(tmp_path: Path) -> None:
+    """Under a CPU clock a decision counts from where the referee charges it: the first of a match
+    from the ``start`` (setting up the match counts), the next from the previous reply."""
+    with Hub() as hub:
+        [handle] = BotHandle.launch_all([BotSpec("start-worker", (sys.executable, "-c", START_WORKER),
+                                                 trusted=True)], hub, tmp_path)
+        try:
+            assert handle.alive(), handle.failure
+            handle.thaw()
+            hub.send(handle.peer, replace(START, clock_kind="cpu"))
+            first, second = (_spent_on_act(hub, handle.peer) for _ in range(2))
+        finally:
+            close_all([handle])
+    assert first >= START_WORK
+    assert second < START_WORK / 3
+
+
+def _spent_on_act(hub: Hub, peer: Peer) -> float:
+    """Send ``peer`` an act and wait for its action: the ``spent`` seconds it reports."""
+    seq = hub.next_seq()
+    hub.send(peer, Act(seq, 0, 0, {}, (1, 2), [], ClockMs(1000, 0, 0)))
+    while True:
+        incoming = hub.receive(60.0)
+        assert incoming is not None, "no reply within a minute"
+        if isinstance(incoming.message, Action) and incoming.message.seq == seq:
+            return float(str((incoming.message.info or {})["spent"]))

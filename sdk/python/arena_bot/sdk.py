@@ -104,9 +104,12 @@ class Clock:
     small grace margin for the transport); time beyond ``move`` comes out of ``bank``, and
     ``increment`` is added to the bank after every decision. ``kind`` is what the referee charges
     (``"wall"`` or ``"cpu"``, from ``start``); ``received`` is the reading of that clock
-    (:func:`clock_reading`) when the ``act`` arrived, and ``overhead`` the seconds that clock ran,
-    at the previous decision, outside ``choose`` (decoding the ``act``, encoding and sending the
-    reply): 0 before the first.
+    (:func:`clock_reading`) from which the decision is charged: when the ``act`` arrived under a
+    wall clock; under a CPU clock, as the referee charges it, when the previous reply was sent (for
+    the first decision of a match, when the ``start`` arrived), so that what the process ran in
+    between (a garbage collection, answering pings) counts too. ``overhead`` is the seconds that
+    clock ran, at the previous decision, outside ``choose`` (decoding the ``act``, encoding and
+    sending the reply, and under a CPU clock whatever ran before the ``act``): 0 before the first.
     """
 
     move: float
@@ -122,7 +125,7 @@ class Clock:
         return self.move + self.bank
 
     def spent(self) -> float:
-        """Seconds this decision has used so far on its clock (since the ``act`` arrived)."""
+        """Seconds this decision has used so far on its clock (since :attr:`received`)."""
         return clock_reading(self.kind) - self.received
 
     @classmethod
@@ -376,6 +379,9 @@ def _serve(
     kind = "wall"  # until a start says otherwise
     observation: WireMap = {}
     overhead = 0.0
+    # The CPU reading from which the referee charges the next decision under a CPU clock: the
+    # start's arrival, then each reply (what runs between a reply and the next act is charged too).
+    charged_from = 0.0
     poller = zmq.Poller()
     poller.register(socket, zmq.POLLIN)
     wait = None if give_up is None else int(give_up * 1000)
@@ -384,13 +390,14 @@ def _serve(
         if wait is not None and not poller.poll(wait):
             return False
         frame = socket.recv()
-        received = clock_reading(kind)  # the act's arrival: the decision's time starts here
+        arrived = clock_reading(kind)
         try:
             message = _decode(frame)
         except BotExit as exc:
             print(f"ignored: {exc}", file=sys.stderr)
             continue
         if isinstance(message, Act):
+            received = charged_from if kind == "cpu" else arrived
             clock = Clock.from_wire(message.clock, kind, received, overhead)
             before = clock_reading(kind)
             if protocol >= 2:
@@ -401,11 +408,13 @@ def _serve(
             after = clock_reading(kind)
             reply = chosen if isinstance(chosen, Choice) else Choice(chosen)
             socket.send(encode(Action(message.seq, reply.action, message.seat, reply.info)))
-            overhead = clock_reading(kind) - after + before - received
+            charged_from = clock_reading(kind)
+            overhead = charged_from - after + before - received
         elif isinstance(message, Ping):
             socket.send(encode(Pong(message.seq)))
         elif isinstance(message, Start):
             kind, observation = message.clock_kind, {}
+            charged_from = clock_reading(kind)
             if on_start is not None:
                 on_start(message)
         elif isinstance(message, End):
