@@ -74,7 +74,7 @@ def _play(game: Game, config: MatchConfig, seed: int, seats: dict[str, list[BotH
         taken[name] += 1
     record = play_match(game, config, seed, table, control, clock=CPU)
     assert record.detail["clock"] == "cpu", record.detail
-    assert record.faults == (), record.faults
+    assert record.faults == (), _around_faults(record)
     assert record.forfeited == ()
     assert not any(d.fallback for d in record.decisions)
     return record
@@ -118,6 +118,18 @@ def test_greedy_samples_as_many_states_as_its_clock_allows(
     assert tight and roomy
     assert statistics.median(roomy) == MAX_SAMPLES
     assert statistics.mean(tight) <= statistics.mean(roomy)
+
+
+def _around_faults(record: MatchRecord) -> str:
+    """Each fault of ``record`` with its seat's decisions just before and at it: the CPU the
+    referee charged and what the bot reported, to tell a bot's overrun from a charge it never saw."""
+    lines = []
+    for fault in record.faults:
+        lines.append(repr(fault))
+        lines += [f"  ply {ply}: cpu {d.cpu} elapsed {d.elapsed:.4f} info {d.info} fallback {d.fallback}"
+                  for ply, d in enumerate(record.decisions)
+                  if d.seat == fault.seat and fault.ply - 12 <= ply <= fault.ply]
+    return "\n".join(lines)
 
 
 def _reports(record: MatchRecord, names: tuple[str, ...], name: str) -> list[dict[str, object]]:
