@@ -487,32 +487,34 @@ class Hub:
         """
         deadline = time.monotonic() + timeout
         while True:
-            handled, incoming = self._receive_one(deadline - time.monotonic())
+            go_on, incoming = self._receive_one(deadline - time.monotonic())
             # A flood of frames or connections cannot hold the caller past its deadline.
-            if incoming is not None or not handled or time.monotonic() >= deadline:
+            if incoming is not None or not go_on or time.monotonic() >= deadline:
                 return incoming
 
     def _receive_one(self, timeout: float) -> tuple[bool, Incoming | None]:
-        """Handle at most one frame within ``timeout`` s: (whether one came, what to return).
-
-        A connection accepted or closed also counts as something that came (the peer of a
-        closed one is marked lost).
+        """Handle at most one frame within ``timeout`` s: (whether to go on waiting, what to
+        return). Go on: something came (a connection accepted or closed counts; the peer of a
+        closed one is marked lost), or nothing did and the wait was ``timeout`` itself, not cut
+        short for a ping or a sweep that falls due: the poll counts whole milliseconds on a clock of
+        its own, which may end it a fraction of one early.
         """
-        came = False
+        go_on = False
         if not self._queue:
             now = time.monotonic()
             self.guard.sweep(now)
-            timeout = min(timeout, self._keepalive(), self.guard.due(now))
-            ready = dict(self._poller.poll(max(0, int(timeout * 1000 + 0.999))))
+            wait = min(timeout, self._keepalive(), self.guard.due(now))
+            go_on = wait == timeout
+            ready = dict(self._poller.poll(max(0, int(wait * 1000 + 0.999))))
             # Frames first, so that connection events (a flood of them) never delay their
             # arrival times; a closed connection whose event is not read yet is caught by the
             # descriptor check.
             if self._socket in ready:
-                came = self._take_pending() > 0
+                go_on = self._take_pending() > 0 or go_on
             if self._monitor in ready:
-                came = self._drain_monitor() or came
+                go_on = self._drain_monitor() or go_on
         if not self._queue:
-            return came, None
+            return go_on, None
         return True, self._accept(self._queue.popleft())
 
     def _keepalive(self) -> float:
