@@ -13,7 +13,7 @@ and breaks ties at random. It reports
 
 from __future__ import annotations
 
-from bots.heuristics import as_it_is, estimator, finisher, margin, results
+from bots.heuristics import Estimator, as_it_is, estimator, finisher, margin, results
 from bots.shared.budget import Budget
 from bots.shared.match import Match, Policy, serve
 from engine.core import State, WireMap
@@ -26,11 +26,13 @@ MAX_SAMPLES = 4
 WHOLE_TURN_LEVEL = 3
 
 
-def greedy_policy(match: Match) -> Policy:
-    """The greedy ``choose`` for one match."""
-    estimate = estimator(match.config.game)
+def greedy_policy(match: Match, estimate: Estimator | None = None) -> Policy:
+    """The greedy ``choose`` for one match, scoring by ``estimate`` (by default its game's,
+    :func:`~bots.heuristics.estimator`; the estimate's tuning benchmark plays others)."""
+    if estimate is None:
+        estimate = estimator(match.config.game)
     whole_turn = match.level is None or match.level >= WHOLE_TURN_LEVEL
-    finish = finisher(match.config.game) if whole_turn else as_it_is
+    finish = finisher(match.config.game, estimate) if whole_turn else as_it_is
     seat = match.seat
 
     def choose(observation: WireMap, legal: tuple[int, ...], clock: Clock) -> int | Choice:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from functools import partial
 from typing import cast
 
 from engine.core import State
@@ -57,12 +58,8 @@ def _waroong_round(state: State, rng: random.Random) -> None:
 _PLAYOUTS: dict[str, Playout] = {"wongar": _wongar_turn, "waroong": _waroong_round}
 
 
-def _wongar_finish(state: State, seat: int) -> None:
-    finish_turn(state, seat, _wongar)
-
-
 #: Games whose turns are finished before a greedy choice scores them.
-_FINISHERS: dict[str, Finisher] = {"wongar": _wongar_finish}
+_WHOLE_TURNS = frozenset({"wongar"})
 
 
 def _final_scores(state: State) -> list[float]:
@@ -96,7 +93,10 @@ def playout(game: str) -> Playout:
     return _PLAYOUTS.get(game, _random_to_end)
 
 
-def finisher(game: str) -> Finisher:
-    """How a greedy choice finishes its own turn in ``game`` (by name) before it scores it (in
-    Wongar the rest of the turn greedily, :mod:`.turns`); elsewhere nothing."""
-    return _FINISHERS.get(game, as_it_is)
+def finisher(game: str, estimate: Estimator | None = None) -> Finisher:
+    """How a greedy choice finishes its own turn in ``game`` (by name) before it scores it: in
+    Wongar the rest of the turn greedily (:mod:`.turns`) by ``estimate`` (by default the game's,
+    :func:`estimator`); elsewhere nothing."""
+    if game not in _WHOLE_TURNS:
+        return as_it_is
+    return partial(finish_turn, estimate=estimator(game) if estimate is None else estimate)

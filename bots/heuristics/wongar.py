@@ -8,21 +8,39 @@ ritual cards in hand (the means to fight a ceremony).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from engine.wongar.cards import CARD_MAJORITY_BONUS
 from engine.wongar.state import Pending, WongarState
 
-#: Share of a majority's ceremony points credited, by how near a ceremony is.
-BASE_SHARE = 0.3
-REACH_SHARE = 0.5
-CEREMONY_SHARE = 0.9
-#: A majority held by a single piece is easily lost.
-THIN_LEAD = 0.6
-#: Points credited per ritual card in hand (less plays stronger, not yet taken: docs/bots.md).
-RITUAL_CARD = 1.5
+
+@dataclass(frozen=True, slots=True)
+class Weights:
+    """What the estimate credits, in points or shares of points.
+
+    A majority of a piece kind held alone on a territory is credited a share of a ceremony's
+    points there now: ``base_share``, ``reach_share`` where the Ancestor or Elder can call one
+    next, ``ceremony_share`` where one is under way; times ``thin_lead`` when it is held by a
+    single piece. The end bonus of each territory-card majority is credited by how far the Scorpion
+    has gone, never less than ``end_floor`` of it, times ``end_bonus``; each ritual card in hand is
+    worth ``ritual_card`` points.
+    """
+
+    base_share: float = 0.3
+    reach_share: float = 0.5
+    ceremony_share: float = 0.9
+    thin_lead: float = 0.6
+    ritual_card: float = 1.5
+    end_floor: float = 0.3
+    end_bonus: float = 1.0
+
+
+#: The weights the built-in bots play with.
+WEIGHTS = Weights()
 _CEREMONY = (int(Pending.CEREMONY_PLAY), int(Pending.CEREMONY_EFFECT))
 
 
-def estimate(state: WongarState) -> list[float]:
+def estimate(state: WongarState, weights: Weights = WEIGHTS) -> list[float]:
     """Each seat's estimated final points (the exact scores once the game is over)."""
     scores = [float(v) for v in state.scores]
     if state.is_over():
@@ -35,7 +53,8 @@ def estimate(state: WongarState) -> list[float]:
     reach = set(board.neighbours[state.ancestor_at]) | set(board.within_two[state.elder_at])
     ceremony = state.cer_territory if state.pending in _CEREMONY else -1
     for t in range(len(board.names)):
-        share = CEREMONY_SHARE if t == ceremony else REACH_SHARE if t in reach else BASE_SHARE
+        share = (weights.ceremony_share if t == ceremony else
+                 weights.reach_share if t in reach else weights.base_share)
         for k in range(3):
             best = second = 0
             holder = -1
@@ -46,16 +65,16 @@ def estimate(state: WongarState) -> list[float]:
                 elif count > second:
                     second = count
             if holder >= 0 and best > second:
-                scores[holder] += value * share * (THIN_LEAD if best - second == 1 else 1.0)
-    progress = max(0.3, state.track / state.last_space)
+                scores[holder] += value * share * (weights.thin_lead if best - second == 1 else 1.0)
+    progress = max(weights.end_floor, state.track / state.last_space)
     for k in range(3):
         counts = [state.taken[s * 9 + k] for s in range(n)]
         top = max(counts)
         if top:
             leaders = [s for s in range(n) if counts[s] == top]
             for s in leaders:
-                scores[s] += CARD_MAJORITY_BONUS * progress / len(leaders)
+                scores[s] += weights.end_bonus * CARD_MAJORITY_BONUS * progress / len(leaders)
     hands = state.hands
     for s in range(n):
-        scores[s] += RITUAL_CARD * sum(hands[s * 5: s * 5 + 4])
+        scores[s] += weights.ritual_card * sum(hands[s * 5: s * 5 + 4])
     return scores
