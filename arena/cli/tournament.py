@@ -327,9 +327,9 @@ def run_command(
     deal_secret: DealSecretOpt = None,
 ) -> None:
     """Play the tournament into the results database, then print its leaderboard; games already
-    stored are not replayed. Without CONFIG, the built-in ladder: random, greedy and ismcts at one
-    table of the game its file (bots/ladder.toml) names, ten deals in duplicate, node budgets
-    (greedy 4, ismcts 40) under a 1 s clock. Untrusted bots (any but built-in and `trusted = true`
+    stored are not replayed. Without CONFIG, the built-in ladder: greedy at level 1, greedy and
+    ismcts at one table of the game its file (bots/ladder.toml) names, ten deals in duplicate,
+    node budgets (greedy 1 and 4, ismcts 40) under a 5 s clock. Untrusted bots (any but built-in and `trusted = true`
     ones) run in the sandbox; without a working one (see `arena doctor`) the run is refused unless
     --no-sandbox is given.
 

@@ -162,7 +162,7 @@ def test_the_built_in_ladder_runs_without_a_config_and_prints_its_leaderboard(tm
     assert done.returncode == 0, done.stderr
     assert "3 of 3 stored" in done.stdout
     assert "built-in-ladder" in done.stdout
-    for bot in ("random", "greedy", "ismcts"):
+    for bot in ("greedy-1", "greedy", "ismcts"):
         assert f" {bot} " in done.stdout
     again = arena("tournament", "run", "--db", "ladder.db", "--deals", "1", cwd=tmp_path)
     assert again.returncode == 0, again.stderr
@@ -170,19 +170,20 @@ def test_the_built_in_ladder_runs_without_a_config_and_prints_its_leaderboard(tm
 
 
 @pytest.mark.slow
-def test_the_built_in_ladder_ranks_the_three_bots_with_finite_intervals(tmp_path: Path) -> None:
+def test_the_built_in_ladder_ranks_its_three_bots_with_finite_intervals(tmp_path: Path) -> None:
     """The README's first command: node budgets make the games the same on any machine, and its
-    ten deals are enough to order greedy, ismcts (at its short budget) and random with every
-    interval finite."""
+    ten deals are enough to rank greedy, ismcts (at its short budget) and greedy at level 1 with
+    every interval finite and no fault."""
     done = arena("tournament", "run", "--db", "ladder.db", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert "30 of 30 stored" in done.stdout and "too few games" not in done.stdout
     board = arena("leaderboard", "--db", "ladder.db", "--format", "json", cwd=tmp_path)
     assert board.returncode == 0, board.stderr
     standings = json.loads(board.stdout)["standings"]
-    assert [s["bot"] for s in standings] == ["greedy", "ismcts", "random"]
+    assert sorted(s["bot"] for s in standings) == ["greedy", "greedy-1", "ismcts"]
+    assert standings[-1]["bot"] == "greedy-1"  # one decision ahead, below those that see a whole turn
     assert all(s["ci_low"] is not None and s["ci_high"] is not None for s in standings)
-    assert all(s["flags"] == [] for s in standings)
+    assert all(s["flags"] == [] and s["faults"] == 0 for s in standings)
 
 
 @pytest.mark.parametrize("columns", [60, 80])
