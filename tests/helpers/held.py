@@ -54,8 +54,7 @@ def worker_pid(folder: Path) -> int:
     return int(folder.name.split("-")[2])
 
 
-#: Added to every hold-up: the referee's own slack (it forgives 50 ms a wake) and the time between its
-#: request and the bot's reading of it, which the bot's printed time does not include.
+#: Added to every hold-up: the referee's own slack (it forgives 50 ms a wake).
 MARGIN = 1.0
 
 
@@ -67,12 +66,14 @@ def held_since(logs: Path) -> float:
 
 def hold_up(pid: int, logs: Path, cap: float) -> None:
     """Stop ``pid``, the referee waiting for the bot held last in ``logs``, for as long as makes the
-    wait a host fault (held up for over half of it) whenever it starts before the decision's
-    elapsed-time ``cap`` ends: over half the cap, and over the time the bot has been held, so the
-    test's own delay in getting here (a busy machine) is made up for, not raced."""
+    wait a host fault (held up for at least half of it) whenever it starts before the decision's
+    elapsed-time ``cap`` ends: the whole cap beyond the time the bot has been held. The referee's
+    wait began when it sent the ``act``, a while before the bot held (on a busy machine seconds
+    may pass before it runs), and the test's own delay in getting here adds to it; a hold-up of
+    the cap on top of both outweighs them whatever they were, so neither is raced."""
     since = time.monotonic() - held_since(logs)
     assert since < cap, f"the test got to the referee {since:.1f} s after the hold, past the {cap} s cap"
-    stop_for(pid, max(0.5 * cap, since) + MARGIN)
+    stop_for(pid, cap + since + MARGIN)
 
 
 def stop_for(pid: int, seconds: float) -> None:

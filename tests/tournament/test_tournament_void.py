@@ -127,7 +127,7 @@ def check_results(db: Path, reference: Path) -> StoredVoid:
     assert void.attempt == 1
     assert void.reason.startswith("the referee itself was held up for "), void.reason
     assert void.reason.endswith(": the host was too busy"), void.reason
-    assert int(void.reason.split()[7]) >= (0.5 * CAP + MARGIN) * 1000 - 100
+    assert int(void.reason.split()[7]) >= (CAP + MARGIN) * 1000 - 100
     status = run_arena("tournament", "status", "--db", db.name, cwd=db.parent)
     assert status.returncode == 0, status.stderr
     shown = " ".join(status.stdout.split())
