@@ -3,7 +3,9 @@
 Run as ``python -m bots.ismcts``. Each decision samples a full state from its observation
 (``Game.sample_state``), then searches (:mod:`bots.shared.tree_search`) over fresh deals of the hidden
 information until its share of the clock is spent, or for exactly its node budget (a node is one
-iteration), and answers the most visited action (in Wongar the best by mean reward, :data:`BEST_MEAN`)
+iteration; in Wongar each seat in the tree weighs only its best few actions by a greedy prior at
+first, :data:`WIDENING`), and answers the most visited action (in Wongar the best by mean reward,
+:data:`BEST_MEAN`)
 with ``info = {"nodes", "spent_ms", "value"}`` (``value``: that action's mean reward, 0 = last,
 1 = first; ``"cut": true`` when the clock cut a node budget short).
 In Waroong Wars it remembers the draft hands it received (:mod:`bots.shared.draft_memory`), and
@@ -36,10 +38,16 @@ NODE_PRIOR = 1
 #: against the most visited (at 40 iterations: 60% against the most visited); in Waroong Wars the
 #: answers measured level.
 BEST_MEAN = 0.0
+#: Progressive widening in Wongar (:class:`Tuning`): a seat in the tree chooses among its
+#: ``1 + sqrt(visits)`` best actions by the whole-turn prior, so the iterations go deeper along the
+#: turns a greedy seat would consider first. At 100 iterations and tables of three with ``greedy``
+#: (108 games, 36 deals in every rotation) the widening search won 59% of its comparisons with the
+#: search without it, and 48% with ``greedy`` where that one won 41%, at about 1.4 times the time.
+WIDENING = 1.0
 #: Per game, how the search scores and explores (:class:`Tuning`; the defaults in a game not
 #: listed). In Wongar the root's prior is the whole turn, as the greedy bot scores it.
 TUNINGS: dict[str, Tuning] = {
-    "wongar": Tuning(finish=finisher("wongar"), node_prior=NODE_PRIOR, answer_floor=BEST_MEAN),
+    "wongar": Tuning(finish=finisher("wongar"), node_prior=NODE_PRIOR, answer_floor=BEST_MEAN, widening=WIDENING),
 }
 
 

@@ -11,8 +11,10 @@ seat's choice sees another's; the child is reached by their joint choice. The se
 actions start with a few visits at the estimate of their result (a greedy prior; with the turn
 finished as the greedy bot finishes it, where the :class:`Tuning` says so), and optionally every
 lone mover's actions below the root the same way, with fewer visits (progressive bias: the other
-seats' replies start from what a greedy seat would play). The answer is the root action most
-visited, or, where the :class:`Tuning` says so, the best by mean reward.
+seats' replies start from what a greedy seat would play), and optionally a seat so seeded chooses
+among only its few best actions by that prior, more as the node is visited more (progressive
+widening). The answer is the root action most visited, or, where the :class:`Tuning` says so, the
+best by mean reward.
 """
 
 from __future__ import annotations
@@ -59,13 +61,17 @@ class _Edge:
 
 
 class _Node:
-    """A tree node: edges by ``(seat, action)`` and children by the joint choice that leads there."""
+    """A tree node: edges by ``(seat, action)``, children by the joint choice that leads there, the
+    iterations that passed through it, and per seat whose actions a prior seeded, those actions
+    best first."""
 
-    __slots__ = ("edges", "children")
+    __slots__ = ("edges", "children", "visits", "ranked")
 
     def __init__(self) -> None:
         self.edges: dict[tuple[int, int], _Edge] = {}
         self.children: dict[Joint, _Node] = {}
+        self.visits = 0
+        self.ranked: dict[int, list[int]] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +84,10 @@ class Tuning:
     greedy choice); ``node_prior`` visits, when above 0, start every lone mover's actions below the
     root at the reward of their result, the turn finished by ``finish`` too, when its node is first
     visited (progressive bias);
-    ``answer_floor`` is which root actions the answer is chosen from (:func:`answer`).
+    ``answer_floor`` is which root actions the answer is chosen from (:func:`answer`);
+    ``widening``, when above 0, lets a seat whose actions a prior seeded choose among only its
+    ``1 + widening * sqrt(visits)`` best by the prior (progressive widening), so the iterations go
+    deeper along the moves a greedy seat would consider first.
     """
 
     reward: Rewards = rewards
@@ -86,6 +95,7 @@ class Tuning:
     finish: Finisher = as_it_is
     node_prior: int = 0
     answer_floor: float = 1.0
+    widening: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +123,7 @@ def search(
     playing on past the tree with ``playout`` before estimating; ``dealer`` deals the
     hidden information anew every few iterations; ``tuning`` says how it scores and explores.
     The root's prior, and a node's, stops at the first action after which ``out_of_time()`` (the
-    other actions start untried).
+    other actions start untried, or, with widening, are not searched).
 
     The answer is one of ``legal`` by :func:`answer` (the prior's best when no iteration ran);
     ``rng`` is the only source of chance, so equal iteration counts give equal answers.
@@ -181,10 +191,13 @@ def _seed_edges(
     """Give each of ``mover``'s ``actions`` at ``node`` ``visits`` visits at the reward of its
     result on ``state`` (:func:`~bots.heuristics.results`: the turn finished by ``finish``, in
     order until ``out_of_time()``)."""
+    seeded: list[tuple[float, int]] = []
     for action, estimates in results(state, mover, actions, estimate, finish, out_of_time):
         edge = node.edges[(mover, action)] = _Edge()
         edge.visits = edge.available = visits
         edge.total = visits * reward(estimates)[mover]
+        seeded.append((-edge.total, action))
+    node.ranked[mover] = [action for _, action in sorted(seeded)]
 
 
 def _iterate(
@@ -201,7 +214,7 @@ def _iterate(
     while not state.is_over():
         if tuning.node_prior and not node.edges and node is not tree:
             _seed_node(node, state, estimate, tuning, out_of_time)
-        joint = _select(node, state, rng, tuning.exploration)
+        joint = _select(node, state, rng, tuning)
         for chooser, action in joint:
             state.apply(chooser, action)
         path.append((node, joint))
@@ -213,20 +226,34 @@ def _iterate(
     playout(state, rng)
     earned = tuning.reward(estimate(state))
     for node, joint in path:
+        node.visits += 1
         for chooser, action in joint:
             edge = node.edges[(chooser, action)]
             edge.visits += 1
             edge.total += earned[chooser]
 
 
-def _select(node: _Node, state: State, rng: random.Random, exploration: float) -> Joint:
-    """Each seat to move picks an untried legal action at random, else the best by UCB."""
+def _considered(node: _Node, chooser: int, legal: list[int], widening: float) -> list[int]:
+    """The legal actions ``chooser`` may pick at ``node``: all, or with ``widening`` those among
+    its ``1 + widening * sqrt(visits)`` best by its prior (so never one its prior did not reach);
+    all when none of those is legal in this deal."""
+    ranked = node.ranked.get(chooser)
+    if not widening or ranked is None:
+        return legal
+    allowed = set(ranked[:1 + int(widening * math.sqrt(node.visits))])
+    return [action for action in legal if action in allowed] or legal
+
+
+def _select(node: _Node, state: State, rng: random.Random, tuning: Tuning) -> Joint:
+    """Each seat to move picks an untried action at random among those it considers (all legal
+    ones, or the best few by the prior: :func:`_considered`), else the best by UCB."""
+    exploration = tuning.exploration
     joint = []
     edges = node.edges
     for chooser in state.to_move():
         untried = []
         options = []
-        for action in state.legal_actions(chooser):
+        for action in _considered(node, chooser, state.legal_actions(chooser), tuning.widening):
             edge = edges.get((chooser, action))
             if edge is None:
                 edge = edges[(chooser, action)] = _Edge()
