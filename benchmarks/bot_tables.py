@@ -11,7 +11,9 @@ Usage: python benchmarks/bot_tables.py GAME PLAYERS BOT BOT [BOT ...] [--deals N
 
 A BOT is ``random``, ``greedy``, ``ismcts`` or ``expert``, with a node budget (``ismcts:400``) or
 a level (``greedy@1``, :mod:`bots.shared.levels`); a bot named bare plays its budget in the game's
-ladder config (``examples/ladder-GAME.toml``).
+ladder config (``examples/ladder-GAME.toml``). A search may follow it with settings of its own
+after a slash, ``name=value`` pairs of :class:`bots.shared.tree_search.Tuning`'s numbers
+(``ismcts:100/widening=0,exploration=0.5``), the rest its game's (the same bot otherwise).
 """
 
 from __future__ import annotations
@@ -23,13 +25,16 @@ import random
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from strength_for_time import POLICIES as SEARCHING, UNTIMED, VARIANTS, ladder_nodes
 
 from arena_bot.sdk import Choice, Clock, clock_reading
+from bots.expert import SETTINGS
+from bots.ismcts import TUNINGS, ismcts_policy
 from bots.shared.levels import LevelError, check_level, level_nodes
 from bots.shared.match import Match, Policy
+from bots.shared.tree_search import Tuning
 from engine.core import WireMap
 from engine.registry import get_game
 
@@ -43,6 +48,13 @@ def _random_policy(match: Match) -> Policy:
 
 #: The bots a table can seat: random and the searching bots the strength-for-time benchmark times.
 POLICIES: dict[str, Callable[[Match], Policy]] = {"random": _random_policy, **SEARCHING}
+#: The searches whose settings a table may change, and their settings in a game (by name).
+TUNED: dict[str, Callable[[str], Tuning]] = {
+    "ismcts": lambda game: TUNINGS.get(game, Tuning()),
+    "expert": lambda game: SETTINGS.get(game, TUNINGS.get(game, Tuning())),
+}
+#: The settings a table may change (``node_prior`` a whole number).
+SETTING_NAMES = ("exploration", "widening", "answer_floor", "node_prior")
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +65,7 @@ class Entry:
     bot: str
     nodes: int | None
     level: int | None
+    settings: tuple[tuple[str, float], ...] = ()
 
     def match(self, game: str, base: Match) -> Match:
         """``base`` with this entry's node budget and level in ``game``."""
@@ -63,10 +76,44 @@ class Entry:
             nodes = ladder_nodes(game, self.bot)
         return Match(base.game, base.config, base.seat, base.rng, nodes, self.level)
 
+    def policy(self, match: Match) -> Policy:
+        """This entry's bot for ``match``, its search with this entry's settings if it has any."""
+        if not self.settings:
+            return POLICIES[self.bot](match)
+        tuning, changed = TUNED[self.bot](match.config.game), dict(self.settings)
+        return ismcts_policy(match, replace(
+            tuning, exploration=changed.get("exploration", tuning.exploration),
+            widening=changed.get("widening", tuning.widening),
+            answer_floor=changed.get("answer_floor", tuning.answer_floor),
+            node_prior=int(changed.get("node_prior", tuning.node_prior))))
+
+
+def parse_settings(bot: str, text: str) -> tuple[tuple[str, float], ...]:
+    """``name=value,...`` as settings of ``bot``'s search; argparse's error otherwise."""
+    if bot not in TUNED:
+        raise argparse.ArgumentTypeError(f"only {' and '.join(TUNED)} take settings, not {bot!r}")
+    settings = []
+    for pair in text.split(","):
+        name, _, text_value = pair.partition("=")
+        name = name.strip()
+        if name not in SETTING_NAMES:
+            raise argparse.ArgumentTypeError(f"{pair!r}: the settings are {', '.join(SETTING_NAMES)}")
+        try:
+            value = float(text_value)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{pair!r}: not a number") from None
+        if value < 0 or (name == "node_prior" and not value.is_integer()):
+            raise argparse.ArgumentTypeError(f"{pair!r}: not a {'whole ' if name == 'node_prior' else ''}"
+                                             "number from 0")
+        settings.append((name, value))
+    return tuple(settings)
+
 
 def parse_entry(spec: str) -> Entry:
-    """``bot``, ``bot:NODES`` or ``bot@LEVEL`` as an :class:`Entry`; argparse's error otherwise."""
-    bot, at, level_text = spec.partition("@")
+    """``bot``, ``bot:NODES`` or ``bot@LEVEL``, then optionally ``/SETTINGS``, as an
+    :class:`Entry`; argparse's error otherwise."""
+    spec_bot, slash, settings_text = spec.partition("/")
+    bot, at, level_text = spec_bot.partition("@")
     bot, colon, nodes_text = bot.partition(":")
     if bot not in POLICIES:
         raise argparse.ArgumentTypeError(f"{spec!r}: the bots are {', '.join(POLICIES)}")
@@ -82,7 +129,8 @@ def parse_entry(spec: str) -> Entry:
             level = check_level(bot, int(level_text) if level_text.isdigit() else level_text)
         except LevelError as exc:
             raise argparse.ArgumentTypeError(f"{spec!r}: {exc}") from None
-    return Entry(spec, bot, nodes, level)
+    settings = parse_settings(bot, settings_text) if slash else ()
+    return Entry(spec, bot, nodes, level, settings)
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,7 +147,7 @@ def play(job: Game) -> tuple[tuple[str, ...], tuple[int, ...], tuple[int, ...], 
     game = get_game(job.game)
     config = game.configure(len(job.seats), VARIANTS[job.game], {})
     state = game.start(config, job.seed)
-    choosers = [POLICIES[entry.bot](entry.match(job.game, Match(
+    choosers = [entry.policy(entry.match(job.game, Match(
         game, config, seat, random.Random(job.seed * 31 + seat)))) for seat, entry in enumerate(job.seats)]
     spent = [0.0] * len(job.seats)
     while not state.is_over():
