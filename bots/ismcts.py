@@ -40,9 +40,10 @@ NODE_PRIOR = 1
 BEST_MEAN = 0.0
 #: Progressive widening in Wongar (:class:`Tuning`): a seat in the tree chooses among its
 #: ``1 + sqrt(visits)`` best actions by the whole-turn prior, so the iterations go deeper along the
-#: turns a greedy seat would consider first. At 100 iterations and tables of three with ``greedy``
-#: (108 games, 36 deals in every rotation) the widening search won 59% of its comparisons with the
-#: search without it, and 48% with ``greedy`` where that one won 41%, at about 1.4 times the time.
+#: turns a greedy seat would consider first. At 100 iterations, at tables of three and four with
+#: ``greedy`` (140 games, every rotation of each deal, ``docs/bots.md``), the widening search won 58%
+#: of its comparisons with the search without it, and 48% with ``greedy`` where that one won 45%,
+#: at about 1.4 times the processor time.
 WIDENING = 1.0
 #: Per game, how the search scores and explores (:class:`Tuning`; the defaults in a game not
 #: listed). In Wongar the root's prior is the whole turn, as the greedy bot scores it.
