@@ -30,8 +30,7 @@ from dataclasses import dataclass, replace
 from strength_for_time import POLICIES as SEARCHING, UNTIMED, VARIANTS, ladder_nodes
 
 from arena_bot.sdk import Choice, Clock, clock_reading
-from bots.expert import SETTINGS
-from bots.ismcts import TUNINGS, ismcts_policy
+from bots import expert, ismcts
 from bots.shared.levels import LevelError, check_level, level_nodes
 from bots.shared.match import Match, Policy
 from bots.shared.tree_search import Tuning
@@ -50,8 +49,8 @@ def _random_policy(match: Match) -> Policy:
 POLICIES: dict[str, Callable[[Match], Policy]] = {"random": _random_policy, **SEARCHING}
 #: The searches whose settings a table may change, and their settings in a game (by name).
 TUNED: dict[str, Callable[[str], Tuning]] = {
-    "ismcts": lambda game: TUNINGS.get(game, Tuning()),
-    "expert": lambda game: SETTINGS.get(game, TUNINGS.get(game, Tuning())),
+    "ismcts": ismcts.tuning_for,
+    "expert": expert.tuning_for,
 }
 #: The settings a table may change (``node_prior`` a whole number).
 SETTING_NAMES = ("exploration", "widening", "answer_floor", "node_prior")
@@ -81,7 +80,7 @@ class Entry:
         if not self.settings:
             return POLICIES[self.bot](match)
         tuning, changed = TUNED[self.bot](match.config.game), dict(self.settings)
-        return ismcts_policy(match, replace(
+        return ismcts.ismcts_policy(match, replace(
             tuning, exploration=changed.get("exploration", tuning.exploration),
             widening=changed.get("widening", tuning.widening),
             answer_floor=changed.get("answer_floor", tuning.answer_floor),

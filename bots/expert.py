@@ -14,7 +14,7 @@ clock (:mod:`bots.shared.budget`), with the settings :data:`SETTINGS` gives its 
 from __future__ import annotations
 
 from bots.heuristics import finisher
-from bots.ismcts import BEST_MEAN, NODE_PRIOR, ismcts_policy
+from bots.ismcts import BEST_MEAN, NODE_PRIOR, ismcts_policy, tuning_for as ismcts_tuning_for
 from bots.shared.match import Match, Policy, serve
 from bots.shared.pairwise_reward import pairwise_rewards
 from bots.shared.tree_search import Tuning
@@ -30,9 +30,14 @@ SETTINGS: dict[str, Tuning] = {
 }
 
 
+def tuning_for(game: str) -> Tuning:
+    """How ``expert`` searches in ``game``: its entry in :data:`SETTINGS`, else ``ismcts``'s."""
+    return SETTINGS[game] if game in SETTINGS else ismcts_tuning_for(game)
+
+
 def expert_policy(match: Match) -> Policy:
     """The expert ``choose`` for one match: ``ismcts``'s search with its game's settings."""
-    return ismcts_policy(match, SETTINGS.get(match.config.game))
+    return ismcts_policy(match, tuning_for(match.config.game))
 
 
 def main() -> int:

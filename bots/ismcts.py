@@ -53,11 +53,16 @@ TUNINGS: dict[str, Tuning] = {
 }
 
 
+def tuning_for(game: str) -> Tuning:
+    """How ``ismcts`` searches in ``game``: its entry in :data:`TUNINGS`, else the defaults."""
+    return TUNINGS.get(game, Tuning())
+
+
 def ismcts_policy(match: Match, tuning: Tuning | None = None) -> Policy:
     """The ISMCTS ``choose`` for one match, searching with ``tuning`` (by default its game's,
-    :data:`TUNINGS`)."""
+    :func:`tuning_for`)."""
     if tuning is None:
-        tuning = TUNINGS.get(match.config.game, Tuning())
+        tuning = tuning_for(match.config.game)
     estimate = estimator(match.config.game)
     play_on = playout(match.config.game)
     memory = DraftMemory(match.seat) if match.config.game == "waroong" else None
