@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from bots import expert, ismcts
 from bots.heuristics import estimator, finisher, never, playout
 from bots.shared.tree_search import PRIOR_VISITS, Tuning, _considered, _iterate, _Node, _seed_root
 from engine.core import State
@@ -71,3 +72,9 @@ def test_a_short_widening_search_spends_its_iterations_on_the_priors_best_root_a
     assert searched <= set(ranked[:3])
     assert tree.visits == 9
 
+
+
+def test_both_wongar_searches_widen_and_expert_searches_other_games_as_ismcts_does() -> None:
+    assert ismcts.tuning_for("wongar").widening > 0 and expert.tuning_for("wongar").widening > 0
+    assert expert.tuning_for("wongar").reward is not ismcts.tuning_for("wongar").reward
+    assert expert.tuning_for("waroong") == ismcts.tuning_for("waroong") == Tuning()
