@@ -13,8 +13,9 @@ clock (:mod:`bots.shared.budget`), with the settings :data:`SETTINGS` gives its 
 
 from __future__ import annotations
 
-from bots.heuristics import finisher
-from bots.ismcts import BEST_MEAN, NODE_PRIOR, WIDENING, ismcts_policy, tuning_for as ismcts_tuning_for
+from dataclasses import replace
+
+from bots.ismcts import ismcts_policy, tuning_for as ismcts_tuning_for
 from bots.shared.match import Match, Policy, serve
 from bots.shared.pairwise_reward import pairwise_rewards
 from bots.shared.tree_search import Tuning
@@ -28,7 +29,7 @@ from bots.shared.tree_search import Tuning
 #: and 73% with ``ismcts`` where that one won 71%, at 1.3 times the processor time). In Waroong Wars
 #: that reward measured weaker than the lead, so only the budget differs from ``ismcts``.
 SETTINGS: dict[str, Tuning] = {
-    "wongar": Tuning(pairwise_rewards, 0.45, finisher("wongar"), NODE_PRIOR, BEST_MEAN, WIDENING),
+    "wongar": replace(ismcts_tuning_for("wongar"), reward=pairwise_rewards, exploration=0.45),
 }
 
 

@@ -73,7 +73,6 @@ def test_a_short_widening_search_spends_its_iterations_on_the_priors_best_root_a
     assert tree.visits == 9
 
 
-
 def test_both_wongar_searches_widen_and_expert_searches_other_games_as_ismcts_does() -> None:
     assert ismcts.tuning_for("wongar").widening > 0 and expert.tuning_for("wongar").widening > 0
     assert expert.tuning_for("wongar").reward is not ismcts.tuning_for("wongar").reward
