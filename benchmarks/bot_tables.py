@@ -52,8 +52,8 @@ TUNED: dict[str, Callable[[str], Tuning]] = {
     "ismcts": ismcts.tuning_for,
     "expert": expert.tuning_for,
 }
-#: The settings a table may change (``node_prior`` a whole number).
-SETTING_NAMES = ("exploration", "widening", "answer_floor", "node_prior")
+#: The settings a table may change (``node_prior`` and ``min_iterations`` whole numbers).
+SETTING_NAMES = ("exploration", "widening", "answer_floor", "node_prior", "min_iterations")
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +84,8 @@ class Entry:
             tuning, exploration=changed.get("exploration", tuning.exploration),
             widening=changed.get("widening", tuning.widening),
             answer_floor=changed.get("answer_floor", tuning.answer_floor),
-            node_prior=int(changed.get("node_prior", tuning.node_prior))))
+            node_prior=int(changed.get("node_prior", tuning.node_prior)),
+            min_iterations=int(changed.get("min_iterations", tuning.min_iterations))))
 
 
 def parse_settings(bot: str, text: str) -> tuple[tuple[str, float], ...]:
@@ -101,9 +102,9 @@ def parse_settings(bot: str, text: str) -> tuple[tuple[str, float], ...]:
             value = float(text_value)
         except ValueError:
             raise argparse.ArgumentTypeError(f"{pair!r}: not a number") from None
-        if value < 0 or (name == "node_prior" and not value.is_integer()):
-            raise argparse.ArgumentTypeError(f"{pair!r}: not a {'whole ' if name == 'node_prior' else ''}"
-                                             "number from 0")
+        whole = name in ("node_prior", "min_iterations")
+        if value < 0 or (whole and not value.is_integer()):
+            raise argparse.ArgumentTypeError(f"{pair!r}: not a {'whole ' if whole else ''}number from 0")
         settings.append((name, value))
     return tuple(settings)
 

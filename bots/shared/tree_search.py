@@ -87,7 +87,8 @@ class Tuning:
     ``answer_floor`` is which root actions the answer is chosen from (:func:`answer`);
     ``widening``, when above 0, lets a seat whose actions a prior seeded choose among only its
     ``1 + widening * sqrt(visits)`` best by the prior (progressive widening), so the iterations go
-    deeper along the moves a greedy seat would consider first.
+    deeper along the moves a greedy seat would consider first; a search of fewer than
+    ``min_iterations`` iterations (one cut short by the clock) answers its root prior's best.
     """
 
     reward: Rewards = rewards
@@ -96,6 +97,7 @@ class Tuning:
     node_prior: int = 0
     answer_floor: float = 1.0
     widening: float = 0.0
+    min_iterations: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,7 +127,8 @@ def search(
     The root's prior, and a node's, stops at the first action after which ``out_of_time()`` (the
     other actions start untried, or, with widening, are not searched).
 
-    The answer is one of ``legal`` by :func:`answer` (the prior's best when no iteration ran);
+    The answer is one of ``legal`` by :func:`answer` (the prior's best when no iteration ran, or
+    fewer than ``tuning.min_iterations``);
     ``rng`` is the only source of chance, so equal iteration counts give equal answers.
     """
     tree = _Node()
@@ -138,7 +141,10 @@ def search(
         _iterate(tree, deal.clone(), estimate, playout, rng, tuning, out_of_time)
         iterations += 1
     standings = {action: _standing(tree, seat, action) for action in legal}
-    best = answer(standings, tuning.answer_floor, rng)
+    if iterations < tuning.min_iterations and tree.ranked.get(seat):
+        best = tree.ranked[seat][0]
+    else:
+        best = answer(standings, tuning.answer_floor, rng)
     return Verdict(best, iterations, standings[best][1])
 
 
