@@ -14,24 +14,10 @@ from bots.heuristics import estimator, playout, results
 from bots.shared.levels import level_nodes
 from bots.shared.tree_search import Tuning, search
 from engine.core import State
-from engine.registry import get_game
+from tests.helpers.random_games import busy_wongar_root
 
-GAME = get_game("wongar")
-CONFIG = GAME.configure(3, None, {})
 ESTIMATE = estimator("wongar")
 TUNING = ismcts.tuning_for("wongar")
-
-
-def _busy_root(seed: int) -> tuple[State, int]:
-    """A position of random play where the seat to move has at least five actions."""
-    state = GAME.start(CONFIG, seed)
-    play = random.Random(seed)
-    while True:
-        (seat,) = state.to_move()
-        legal = state.legal_actions(seat)
-        if len(legal) >= 5:
-            return state, seat
-        state.apply(seat, play.choice(legal))
 
 
 def _priors_best(root: State, seat: int, legal: tuple[int, ...], tuning: Tuning) -> int:
@@ -43,7 +29,7 @@ def _priors_best(root: State, seat: int, legal: tuple[int, ...], tuning: Tuning)
 
 @pytest.mark.parametrize("seed", [1, 2, 3, 4])
 def test_a_search_shorter_than_its_fewest_iterations_answers_its_priors_best(seed: int) -> None:
-    root, seat = _busy_root(seed)
+    root, seat = busy_wongar_root(seed)
     legal = tuple(root.legal_actions(seat))
     tuning = replace(TUNING, min_iterations=10)
     best = _priors_best(root, seat, legal, tuning)
@@ -58,7 +44,7 @@ def test_a_search_of_its_fewest_iterations_answers_by_its_own_rule() -> None:
     prior's best somewhere, as the same search does without the floor."""
     moved = 0
     for seed in range(1, 7):
-        root, seat = _busy_root(seed)
+        root, seat = busy_wongar_root(seed)
         legal = tuple(root.legal_actions(seat))
         best = _priors_best(root, seat, legal, TUNING)
         for search_seed in range(3):

@@ -11,11 +11,8 @@ import pytest
 from bots import expert, ismcts
 from bots.heuristics import estimator, finisher, never, playout
 from bots.shared.tree_search import PRIOR_VISITS, Tuning, _considered, _iterate, _Node, _seed_root
-from engine.core import State
-from engine.registry import get_game
+from tests.helpers.random_games import busy_wongar_root
 
-GAME = get_game("wongar")
-CONFIG = GAME.configure(3, None, {})
 ESTIMATE = estimator("wongar")
 
 
@@ -40,23 +37,11 @@ def test_when_none_of_the_best_few_is_legal_in_this_deal_every_legal_action_is_c
     assert _considered(_ranked_node([5, 3, 7, 1], 0), 0, [2, 4], 1.0) == [2, 4]
 
 
-def _busy_root(seed: int) -> tuple[State, int]:
-    """A position of random play where the seat to move has at least five actions."""
-    state = GAME.start(CONFIG, seed)
-    play = random.Random(seed)
-    while True:
-        (seat,) = state.to_move()
-        legal = state.legal_actions(seat)
-        if len(legal) >= 5:
-            return state, seat
-        state.apply(seat, play.choice(legal))
-
-
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_a_short_widening_search_spends_its_iterations_on_the_priors_best_root_actions(seed: int) -> None:
     """Nine iterations from a seeded root: the first goes to the prior's best action, and none goes
     past the three best (1 + sqrt(8) at the ninth); the others keep only their prior's visits."""
-    root, seat = _busy_root(seed)
+    root, seat = busy_wongar_root(seed)
     legal = tuple(root.legal_actions(seat))
     tuning = Tuning(finish=finisher("wongar"), node_prior=1, widening=1.0)
     tree = _Node()

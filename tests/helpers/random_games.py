@@ -20,3 +20,17 @@ def played(game_name: str, variant: str, players: int, seed: int) -> tuple[State
             if seat in state.to_move():
                 state.apply_checked(seat, chooser.choice(state.legal_actions(seat)))
     return state, [event.data for event in state.log]
+
+
+def busy_wongar_root(seed: int, fewest: int = 5) -> tuple[State, int]:
+    """A basic Wongar position at a table of three, reached by seeded random choices, where the seat
+    to move has at least ``fewest`` actions, and that seat."""
+    game = get_game("wongar")
+    state = game.start(game.configure(3, None, {}), seed)
+    chooser = random.Random(seed)
+    while True:
+        (seat,) = state.to_move()
+        legal = state.legal_actions(seat)
+        if len(legal) >= fewest:
+            return state, seat
+        state.apply(seat, chooser.choice(legal))
