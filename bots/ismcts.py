@@ -5,7 +5,7 @@ Run as ``python -m bots.ismcts``. Each decision samples a full state from its ob
 information until its share of the clock is spent, or for exactly its node budget (a node is one
 iteration; in Wongar each seat in the tree weighs only its best few actions by a greedy prior at
 first, :data:`WIDENING`), and answers the most visited action (in Wongar the best by mean reward,
-:data:`BEST_MEAN`)
+:data:`BEST_MEAN`, or its prior's best after fewer than :data:`FEWEST_ITERATIONS` iterations)
 with ``info = {"nodes", "spent_ms", "value"}`` (``value``: that action's mean reward, 0 = last,
 1 = first; ``"cut": true`` when the clock cut a node budget short).
 In Waroong Wars it remembers the draft hands it received (:mod:`bots.shared.draft_memory`), and
