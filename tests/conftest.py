@@ -21,6 +21,10 @@ from protocols.transport import Hub
 TIERS = ("slow", "sandbox", "browser")
 #: Folders (under ``tests/``) whose every test belongs to one tier.
 FOLDER_TIERS = {"hostile": "sandbox", "sandbox": "sandbox", "browser": "browser"}
+#: Seconds a slow test may run before it counts as hung (the default cap is ``timeout`` in
+#: ``pyproject.toml``): they play whole tournaments, up to about 300 s on a busy machine, and their
+#: own waits catch a stall sooner. A test's own ``timeout`` mark stands.
+SLOW_TIMEOUT = 1200
 
 
 def folder_tier(path: Path) -> str | None:
@@ -34,7 +38,8 @@ def folder_tier(path: Path) -> str | None:
 
 @pytest.hookimpl(tryfirst=True)  # before ``-m`` deselects by the marks added here
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark each test of a tier folder with the folder's tier; refuse a test with two tiers."""
+    """Mark each test of a tier folder with the folder's tier; refuse a test with two tiers; give a
+    slow test without a ``timeout`` mark of its own :data:`SLOW_TIMEOUT`."""
     for item in items:
         tiers = sorted({mark.name for mark in item.iter_markers() if mark.name in TIERS})
         if len(tiers) > 1:
@@ -42,6 +47,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         tier = folder_tier(item.path)
         if not tiers and tier is not None:
             item.add_marker(tier)
+        if "slow" in tiers and item.get_closest_marker("timeout") is None:
+            item.add_marker(pytest.mark.timeout(SLOW_TIMEOUT))
 
 
 @pytest.fixture(scope="module")
