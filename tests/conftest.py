@@ -47,7 +47,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         tier = folder_tier(item.path)
         if not tiers and tier is not None:
             item.add_marker(tier)
-        if "slow" in tiers and item.get_closest_marker("timeout") is None:
+        if item.get_closest_marker("slow") is not None and item.get_closest_marker("timeout") is None:
             item.add_marker(pytest.mark.timeout(SLOW_TIMEOUT))
 
 
