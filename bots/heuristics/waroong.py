@@ -8,25 +8,40 @@ Groceries about to be discarded (a seat choosing what to keep) promise nothing.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from engine.waroong.cards import CUSTOMER_VALUES, KERUPUK, MAIN_KINDS, SAMBAL
 from engine.waroong.phases import COOK_STEP, DISH, DRAFT, KEEP_STEP, OVER
 from engine.waroong.state import WaroongState
 
-#: Share of a dish credited while it is under construction, completable on one's turn, or later.
-SERVING = 0.95
-NOW = 0.9
-LATER = 0.6
-#: Share of a not yet completable menu's points credited per fraction of its groceries held.
-PROGRESS = 0.35
-#: A supplement held with a dish to put it on.
-SUPPLEMENT = 0.7
+
+@dataclass(frozen=True, slots=True)
+class Weights:
+    """What the estimate credits, in shares of points.
+
+    A dish under construction is credited ``serving`` of its points; a menu the seat's groceries
+    and Boss cards complete, ``now`` of its points on that seat's cooking turn and ``later``
+    otherwise; the best menu not yet completable, ``progress`` of its points times the fraction of
+    its groceries held; each supplement held that a completable menu can take, ``supplement``
+    points.
+    """
+
+    serving: float = 0.95
+    now: float = 0.9
+    later: float = 0.6
+    progress: float = 0.35
+    supplement: float = 0.7
 
 
-def estimate(state: WaroongState) -> list[float]:
+#: The weights the built-in bots play with (set by hand).
+WEIGHTS = Weights()
+
+
+def estimate(state: WaroongState, weights: Weights = WEIGHTS) -> list[float]:
     """Each seat's estimated final points (the exact scores once the game is over)."""
     if state.phase == OVER:
         return [float(v) for v in state.scores()]
-    return [_score(state, seat) + _promise(state, seat) for seat in range(state.rules.players)]
+    return [_score(state, seat) + _promise(state, seat, weights) for seat in range(state.rules.players)]
 
 
 def _score(state: WaroongState, seat: int) -> float:
@@ -41,7 +56,7 @@ def _score(state: WaroongState, seat: int) -> float:
     return float(total)
 
 
-def _promise(state: WaroongState, seat: int) -> float:
+def _promise(state: WaroongState, seat: int, weights: Weights) -> float:
     dishes = state.rules.dishes
     closing = state.phase == KEEP_STEP and state.turn == seat
     have = [0] * len(state.picks[seat]) if closing else state.picks[seat][:]
@@ -54,14 +69,14 @@ def _promise(state: WaroongState, seat: int) -> float:
     total = 0.0
     if state.phase == DISH and state.turn == seat:
         dish = row.pop(state.dish_pos)
-        total += SERVING * (dishes[dish].points + state.dish_sup[0] + state.dish_sup[1])
+        total += weights.serving * (dishes[dish].points + state.dish_sup[0] + state.dish_sup[1])
         for kind, count in dishes[dish].needs:
             paid_by_boss = state.dish_boss[kind]
             boss[kind] -= paid_by_boss
             have[kind] -= count - paid_by_boss
         have[SAMBAL] -= state.dish_sup[0]
         have[KERUPUK] -= state.dish_sup[1]
-    share = NOW if state.turn == seat and state.phase in (COOK_STEP, DISH) else LATER
+    share = weights.now if state.turn == seat and state.phase in (COOK_STEP, DISH) else weights.later
     completed = 0
     if len(row) > 1:
         row.sort(key=lambda d: -dishes[d].points)
@@ -88,6 +103,6 @@ def _promise(state: WaroongState, seat: int) -> float:
         progress = dishes[dish].points * held / wanted
         if progress > best_progress:
             best_progress = progress
-    total += PROGRESS * best_progress
-    total += SUPPLEMENT * min(completed, have[SAMBAL] + have[KERUPUK])
+    total += weights.progress * best_progress
+    total += weights.supplement * min(completed, have[SAMBAL] + have[KERUPUK])
     return total
