@@ -26,6 +26,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
+from typing import Any
 
 from strength_for_time import POLICIES as SEARCHING, UNTIMED, VARIANTS, ladder_nodes
 
@@ -52,8 +53,9 @@ TUNED: dict[str, Callable[[str], Tuning]] = {
     "ismcts": ismcts.tuning_for,
     "expert": expert.tuning_for,
 }
-#: The settings a table may change (``node_prior`` and ``min_iterations`` whole numbers).
+#: The settings a table may change, and those of them that are whole numbers.
 SETTING_NAMES = ("exploration", "widening", "answer_floor", "node_prior", "min_iterations")
+WHOLE_SETTINGS = ("node_prior", "min_iterations")
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,13 +81,9 @@ class Entry:
         """This entry's bot for ``match``, its search with this entry's settings if it has any."""
         if not self.settings:
             return POLICIES[self.bot](match)
-        tuning, changed = TUNED[self.bot](match.config.game), dict(self.settings)
-        return ismcts.ismcts_policy(match, replace(
-            tuning, exploration=changed.get("exploration", tuning.exploration),
-            widening=changed.get("widening", tuning.widening),
-            answer_floor=changed.get("answer_floor", tuning.answer_floor),
-            node_prior=int(changed.get("node_prior", tuning.node_prior)),
-            min_iterations=int(changed.get("min_iterations", tuning.min_iterations))))
+        changes: dict[str, Any] = {name: int(value) if name in WHOLE_SETTINGS else value
+                                   for name, value in self.settings}
+        return ismcts.ismcts_policy(match, replace(TUNED[self.bot](match.config.game), **changes))
 
 
 def parse_settings(bot: str, text: str) -> tuple[tuple[str, float], ...]:
@@ -102,7 +100,7 @@ def parse_settings(bot: str, text: str) -> tuple[tuple[str, float], ...]:
             value = float(text_value)
         except ValueError:
             raise argparse.ArgumentTypeError(f"{pair!r}: not a number") from None
-        whole = name in ("node_prior", "min_iterations")
+        whole = name in WHOLE_SETTINGS
         if value < 0 or (whole and not value.is_integer()):
             raise argparse.ArgumentTypeError(f"{pair!r}: not a {'whole ' if whole else ''}number from 0")
         settings.append((name, value))
