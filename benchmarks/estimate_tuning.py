@@ -44,7 +44,7 @@ from strength_for_time import UNTIMED
 
 from arena_bot.sdk import Choice, Clock, clock_reading
 from bots.greedy import greedy_policy
-from bots.heuristics import Estimator, finisher, waroong, wongar
+from bots.heuristics import Estimator, as_it_is, finisher, waroong, wongar
 from bots.ismcts import ismcts_policy, tuning_for
 from bots.shared.match import Match, Policy
 from engine.registry import get_game
@@ -93,7 +93,7 @@ def seat_policy(match: Match, seats: str, estimate: Estimator) -> Policy:
     if seats == "greedy":
         return greedy_policy(dataclasses.replace(match, nodes=1), estimate)
     tuning = tuning_for(match.config.game)
-    if tuning.finish is not finisher(match.config.game):
+    if tuning.finish is not as_it_is:  # the search finishes turns greedily: by this estimate too
         tuning = dataclasses.replace(tuning, finish=finisher(match.config.game, estimate))
     return ismcts_policy(dataclasses.replace(match, nodes=int(seats.partition(":")[2])), tuning, estimate)
 
