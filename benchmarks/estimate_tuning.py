@@ -44,8 +44,8 @@ from strength_for_time import UNTIMED
 
 from arena_bot.sdk import Choice, Clock, clock_reading
 from bots.greedy import greedy_policy
-from bots.heuristics import Estimator, as_it_is, finisher, waroong, wongar
-from bots.ismcts import ismcts_policy, tuning_for
+from bots.heuristics import Estimator, waroong, wongar
+from bots.ismcts import ismcts_policy
 from bots.shared.match import Match, Policy
 from engine.registry import get_game
 from engine.waroong.state import WaroongState
@@ -92,10 +92,7 @@ def seat_policy(match: Match, seats: str, estimate: Estimator) -> Policy:
     """``greedy`` at one sampled state, or ``ismcts:N`` at N iterations, scoring by ``estimate``."""
     if seats == "greedy":
         return greedy_policy(dataclasses.replace(match, nodes=1), estimate)
-    tuning = tuning_for(match.config.game)
-    if tuning.finish is not as_it_is:  # the search finishes turns greedily: by this estimate too
-        tuning = dataclasses.replace(tuning, finish=finisher(match.config.game, estimate))
-    return ismcts_policy(dataclasses.replace(match, nodes=int(seats.partition(":")[2])), tuning, estimate)
+    return ismcts_policy(dataclasses.replace(match, nodes=int(seats.partition(":")[2])), estimate=estimate)
 
 
 def play(game_name: str, seats: str, weights: Sequence[Weights], variant: str, seed: int) -> list[int]:

@@ -14,7 +14,9 @@ every deal it searches agrees with them, in the draft and in the cooking after i
 
 from __future__ import annotations
 
-from bots.heuristics import Estimator, estimator, finisher, playout
+from dataclasses import replace
+
+from bots.heuristics import Estimator, as_it_is, estimator, finisher, playout
 from bots.shared.budget import Budget
 from bots.shared.draft_memory import DraftMemory, remembering_dealer
 from bots.shared.match import Match, Policy, serve
@@ -67,11 +69,15 @@ def tuning_for(game: str) -> Tuning:
 def ismcts_policy(match: Match, tuning: Tuning | None = None, estimate: Estimator | None = None) -> Policy:
     """The ISMCTS ``choose`` for one match, searching with ``tuning`` (by default its game's,
     :func:`tuning_for`) and scoring by ``estimate`` (by default its game's,
-    :func:`~bots.heuristics.estimator`; the estimate's tuning benchmark plays others)."""
+    :func:`~bots.heuristics.estimator`; the estimate's tuning benchmark plays others). Given an
+    estimate, a search that finishes turns greedily finishes them by that estimate too, as
+    ``greedy`` does."""
     if tuning is None:
         tuning = tuning_for(match.config.game)
     if estimate is None:
         estimate = estimator(match.config.game)
+    elif tuning.finish is not as_it_is:
+        tuning = replace(tuning, finish=finisher(match.config.game, estimate))
     play_on = playout(match.config.game)
     memory = DraftMemory(match.seat) if match.config.game == "waroong" else None
     dealer: Dealer = determinize if memory is None else remembering_dealer(memory)
