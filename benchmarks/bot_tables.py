@@ -28,9 +28,9 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any
 
-from strength_for_time import POLICIES as SEARCHING, UNTIMED, VARIANTS, ladder_nodes
+from strength_for_time import POLICIES as SEARCHING, VARIANTS, ladder_nodes, untimed_action
 
-from arena_bot.sdk import Choice, Clock, clock_reading
+from arena_bot.sdk import Clock
 from bots import expert, ismcts
 from bots.shared.levels import LevelError, check_level, level_nodes
 from bots.shared.match import Match, Policy
@@ -154,9 +154,8 @@ def play(job: Game) -> tuple[tuple[str, ...], tuple[int, ...], tuple[int, ...], 
         action = legal[0]
         if len(legal) > 1:
             started = time.process_time()
-            picked = choosers[seat](state.observation(seat), legal, Clock(UNTIMED, 0.0, 0.0, "cpu", clock_reading("cpu")))
+            action = untimed_action(choosers[seat], state.observation(seat), legal)
             spent[seat] += time.process_time() - started
-            action = picked.action if isinstance(picked, Choice) else picked
         state.apply(seat, action)
     result = state.result()
     return tuple(e.spec for e in job.seats), result.scores, result.ranks, tuple(spent)

@@ -40,9 +40,8 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
 
-from strength_for_time import UNTIMED
+from strength_for_time import untimed_action
 
-from arena_bot.sdk import Choice, Clock, clock_reading
 from bots.greedy import greedy_policy
 from bots.heuristics import Estimator, waroong, wongar
 from bots.ismcts import ismcts_policy
@@ -108,9 +107,7 @@ def play(game_name: str, seats: str, weights: Sequence[Weights], variant: str, s
             legal = tuple(state.legal_actions(seat))
             action = legal[0]
             if len(legal) > 1:
-                picked = choosers[seat](state.observation(seat), legal,
-                                        Clock(UNTIMED, 0.0, 0.0, "cpu", clock_reading("cpu")))
-                action = picked.action if isinstance(picked, Choice) else picked
+                action = untimed_action(choosers[seat], state.observation(seat), legal)
             state.apply(seat, action)
     return list(state.result().scores)
 

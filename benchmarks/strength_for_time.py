@@ -38,6 +38,7 @@ from bots.greedy import greedy_policy
 from bots.ismcts import ismcts_policy
 from bots.shared.levels import level_nodes
 from bots.shared.match import Match, Policy
+from engine.core import WireMap
 from engine.registry import get_game
 
 VARIANTS = {"wongar": "basic", "waroong": "five-stars"}
@@ -46,6 +47,13 @@ REFERENCE = "greedy"
 SEARCHERS = ("greedy", "ismcts", "expert")
 #: A clock an in-process bot with a node budget never nears.
 UNTIMED = 3600.0
+
+
+def untimed_action(choose: Policy, observation: WireMap, legal: tuple[int, ...]) -> int:
+    """The action ``choose`` (a bot's policy in this process, on a node budget) takes, asked on a
+    CPU clock of :data:`UNTIMED` seconds it never nears."""
+    picked = choose(observation, legal, Clock(UNTIMED, 0.0, 0.0, "cpu", clock_reading("cpu")))
+    return picked.action if isinstance(picked, Choice) else picked
 
 
 def config_text(game: str, bot: str, tc: str, deals: int) -> str:
@@ -123,12 +131,11 @@ def decisions_per_second(game_name: str, bot: str, nodes: int, decisions: int) -
             if seat != 0 or len(legal) == 1:
                 state.apply(seat, rng.choice(legal))
                 continue
-            clock = Clock(UNTIMED, 0.0, 0.0, "cpu", clock_reading("cpu"))
             before = time.process_time()
-            picked = choose(state.observation(0), tuple(legal), clock)
+            action = untimed_action(choose, state.observation(0), tuple(legal))
             spent += time.process_time() - before
             made += 1
-            state.apply(0, picked.action if isinstance(picked, Choice) else picked)
+            state.apply(0, action)
         seed += 1
     return made / spent
 
