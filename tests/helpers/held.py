@@ -70,7 +70,9 @@ def hold_up(pid: int, logs: Path, cap: float) -> None:
     elapsed-time ``cap`` ends: the whole cap beyond the time the bot has been held. The referee's
     wait began when it sent the ``act``, a while before the bot held (on a busy machine seconds
     may pass before it runs), and the test's own delay in getting here adds to it; a hold-up of
-    the cap on top of both outweighs them whatever they were, so neither is raced."""
+    the cap on top of both outweighs them whatever they were. What cannot be outweighed is the
+    referee reaching the cap before the stop, so a test's cap is many seconds: the bot's hold and
+    the test's look at it, delayed together by that much, would be a machine stalled, not busy."""
     since = time.monotonic() - held_since(logs)
     assert since < cap, f"the test got to the referee {since:.1f} s after the hold, past the {cap} s cap"
     stop_for(pid, cap + since + MARGIN)

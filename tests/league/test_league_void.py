@@ -24,14 +24,14 @@ from arena.store.db import Store
 pytestmark = pytest.mark.sandbox
 
 ARENA = [sys.executable, "-c", "from arena.cli.app import main; main()"]
-#: 100 ms and the 50 ms grace, capped at 60 times that: 9 s of elapsed time per decision, which the
+#: 1 s and the 50 ms grace, capped at 18 times that: 18.9 s of elapsed time per decision, which the
 #: test has to see the held bot and stop the worker (:func:`held.hold_up`).
-CAP = 0.15 * 60
+CAP = 1.05 * 18
 
 
 def config_text() -> str:
-    lines = ['name = "spring"', 'game = "wongar"', "table_size = 3", 'time_control = "100ms"',
-             'clock = "cpu"', "wall_cap = 60", "seed = 77",
+    lines = ['name = "spring"', 'game = "wongar"', "table_size = 3", 'time_control = "1s"',
+             'clock = "cpu"', "wall_cap = 18", "seed = 77",
              '[[bots]]\nname = "held"\nbot = "held/bot.toml"']
     for i in range(2):
         lines.append(f'[[bots]]\nname = "r{i}"\nbot = "{sys.executable} -m bots.random"\n'

@@ -20,9 +20,9 @@ from arena.record import MatchRecord
 pytestmark = pytest.mark.sandbox
 
 ARENA = [sys.executable, "-c", "from arena.cli.app import main; main()"]
-#: 600 ms and the 50 ms grace, capped at 10 times that (the default): 6.5 s of elapsed time, which
+#: 1 s and the 50 ms grace, capped at 10 times that (the default): 10.5 s of elapsed time, which
 #: the test has to see the held bot and stop the referee (:func:`held.hold_up`).
-CAP = 0.65 * 10
+CAP = 1.05 * 10
 
 
 @pytest.fixture(autouse=True)
@@ -38,7 +38,7 @@ def test_a_match_the_host_held_up_is_void_and_exits_3(tmp_path: Path) -> None:
     random = f"{sys.executable} -m bots.random"
     play = subprocess.Popen(
         [*ARENA, "play", "waroong", "-b", str(manifest), "-b", random, "-b", random,
-         "--tc", "600ms", "--clock", "cpu", "--seed", "5", "--logs", str(logs), "--record", str(record)],
+         "--tc", "1s", "--clock", "cpu", "--seed", "5", "--logs", str(logs), "--record", str(record)],
         cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
     try:
