@@ -12,6 +12,8 @@ import sys
 import time
 from pathlib import Path
 
+from arena.clock import DEFAULT_WALL_CAP, SeatClock, TimeControl
+
 HELD_BOT = Path(__file__).with_name("held_bot.py")
 
 
@@ -64,6 +66,12 @@ def held_since(logs: Path) -> float:
     return max(float(w[i + 1]) for w in words for i, word in enumerate(w[:-1]) if word == "held")
 
 
+def first_decision_cap(time_control: str, wall_cap: float = DEFAULT_WALL_CAP) -> float:
+    """Seconds of elapsed time the referee waits for a seat's first decision under the CPU clock:
+    the seat's limit by ``time_control`` (allowance and grace) times ``wall_cap``."""
+    return SeatClock(TimeControl.parse(time_control)).limit * wall_cap
+
+
 def hold_up(pid: int, logs: Path, cap: float) -> None:
     """Stop ``pid``, the referee waiting for the bot held last in ``logs``, for as long as makes the
     wait a host fault (held up for at least half of it) whenever it starts before the decision's
@@ -71,8 +79,8 @@ def hold_up(pid: int, logs: Path, cap: float) -> None:
     wait began when it sent the ``act``, a while before the bot held (on a busy machine seconds
     may pass before it runs), and the test's own delay in getting here adds to it; a hold-up of
     the cap on top of both outweighs them whatever they were. What cannot be outweighed is the
-    referee reaching the cap before the stop, so a test's cap is many seconds: the bot's hold and
-    the test's look at it, delayed together by that much, would be a machine stalled, not busy."""
+    referee reaching the cap before the stop, so a test's cap is many seconds: room for the bot's
+    hold and the test's look at it, delayed together."""
     since = time.monotonic() - held_since(logs)
     assert since < cap, f"the test got to the referee {since:.1f} s after the hold, past the {cap} s cap"
     stop_for(pid, cap + since + MARGIN)

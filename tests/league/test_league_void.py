@@ -13,7 +13,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from held import held_bot, held_worker, hold, hold_up, worker_pid
+from held import first_decision_cap, held_bot, held_worker, hold, hold_up, worker_pid
 from polling import wait_until
 from sandboxed import require_sandbox
 
@@ -24,14 +24,16 @@ from arena.store.db import Store
 pytestmark = pytest.mark.sandbox
 
 ARENA = [sys.executable, "-c", "from arena.cli.app import main; main()"]
-#: 1 s and the 50 ms grace, capped at 18 times that: 18.9 s of elapsed time per decision, which the
-#: test has to see the held bot and stop the worker (:func:`held.hold_up`).
-CAP = 1.05 * 18
+#: A second of processor time (far more than the held bot's first decision uses before it holds)
+#: and its grace, capped at 18 times that: about 19 s of elapsed time per decision, which the test
+#: has to see the held bot and stop the worker (:func:`held.hold_up`).
+TIME_CONTROL, WALL_CAP = "1s", 18
+CAP = first_decision_cap(TIME_CONTROL, WALL_CAP)
 
 
 def config_text() -> str:
-    lines = ['name = "spring"', 'game = "wongar"', "table_size = 3", 'time_control = "1s"',
-             'clock = "cpu"', "wall_cap = 18", "seed = 77",
+    lines = ['name = "spring"', 'game = "wongar"', "table_size = 3", f'time_control = "{TIME_CONTROL}"',
+             'clock = "cpu"', f"wall_cap = {WALL_CAP}", "seed = 77",
              '[[bots]]\nname = "held"\nbot = "held/bot.toml"']
     for i in range(2):
         lines.append(f'[[bots]]\nname = "r{i}"\nbot = "{sys.executable} -m bots.random"\n'

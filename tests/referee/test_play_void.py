@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from held import held_bot, held_count, hold, hold_up
+from held import first_decision_cap, held_bot, held_count, hold, hold_up
 from polling import wait_until
 from sandboxed import require_sandbox
 
@@ -20,9 +20,10 @@ from arena.record import MatchRecord
 pytestmark = pytest.mark.sandbox
 
 ARENA = [sys.executable, "-c", "from arena.cli.app import main; main()"]
-#: 1 s and the 50 ms grace, capped at 10 times that (the default): 10.5 s of elapsed time, which
-#: the test has to see the held bot and stop the referee (:func:`held.hold_up`).
-CAP = 1.05 * 10
+#: A second of processor time and its grace, capped at the default 10 times that: 10.5 s of elapsed
+#: time, which the test has to see the held bot and stop the referee (:func:`held.hold_up`).
+TIME_CONTROL = "1s"
+CAP = first_decision_cap(TIME_CONTROL)
 
 
 @pytest.fixture(autouse=True)
@@ -38,7 +39,7 @@ def test_a_match_the_host_held_up_is_void_and_exits_3(tmp_path: Path) -> None:
     random = f"{sys.executable} -m bots.random"
     play = subprocess.Popen(
         [*ARENA, "play", "waroong", "-b", str(manifest), "-b", random, "-b", random,
-         "--tc", "1s", "--clock", "cpu", "--seed", "5", "--logs", str(logs), "--record", str(record)],
+         "--tc", TIME_CONTROL, "--clock", "cpu", "--seed", "5", "--logs", str(logs), "--record", str(record)],
         cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
     try:

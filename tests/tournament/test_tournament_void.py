@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from held import MARGIN, held_bot, held_worker, hold, hold_up, worker_pid
+from held import MARGIN, first_decision_cap, held_bot, held_worker, hold, hold_up, worker_pid
 from polling import wait_until
 from sandboxed import require_sandbox
 from tournament_league import ARENA, results, run_arena
@@ -27,16 +27,17 @@ from arena.store.db import Store, VoidedGame as StoredVoid
 
 pytestmark = pytest.mark.sandbox
 
-#: 1 s and the 50 ms grace, capped at 18 times that: 18.9 s of elapsed time per decision, which the
-#: test has to see the held bot and stop the worker (:func:`held.hold_up`). A second of processor
-#: time is far more than the held bot's first decision uses before it holds.
-CAP = 1.05 * 18
+#: A second of processor time (far more than the held bot's first decision uses before it holds)
+#: and its grace, capped at 18 times that: about 19 s of elapsed time per decision, which the test
+#: has to see the held bot and stop the worker (:func:`held.hold_up`).
+TIME_CONTROL, WALL_CAP = "1s", 18
+CAP = first_decision_cap(TIME_CONTROL, WALL_CAP)
 
 
 def config_text() -> str:
     """A round-robin of the held bot and two seeded random bots, all sandboxed, on the CPU clock."""
     lines = ['name = "held"', 'game = "wongar"', "table_size = 3", "deals = 1",
-             'time_control = "1s"', 'clock = "cpu"', "wall_cap = 18", "seed = 77",
+             f'time_control = "{TIME_CONTROL}"', 'clock = "cpu"', f"wall_cap = {WALL_CAP}", "seed = 77",
              "concurrency = 1",
              '[[bots]]\nname = "held"\nbot = "held/bot.toml"']
     for i in range(2):
