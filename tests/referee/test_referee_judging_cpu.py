@@ -281,7 +281,10 @@ def test_each_clock_charges_the_bank_exactly_what_it_records(
     bank = 20.0
     banks = [int(line.split()[2]) for line in table.printed(0) if line.startswith("act ")]
     for decision, sent in zip((record.decisions[i] for i in own(record)[:3]), banks[1:4], strict=True):
-        assert decision.cpu is not None and decision.elapsed >= decision.cpu + 0.1
+        # The CPU recorded is the burn, never the sleep (the elapsed time is timed from just after
+        # the send, so a referee slow to take the time after sending records less than the bot
+        # spent: it bounds nothing on a busy machine).
+        assert decision.cpu is not None and 0.15 <= decision.cpu < 0.25, decision
         charged = decision.cpu if kind == "cpu" else decision.elapsed
         bank -= max(0.0, charged - 0.1)
         assert sent == int(bank * 1000) or abs(sent - bank * 1000) < 1, (sent, bank, decision)
