@@ -14,6 +14,11 @@ a level (``greedy@1``, :mod:`bots.shared.levels`); a bot named bare plays its bu
 ladder config (``examples/ladder-GAME.toml``). A search may follow it with settings of its own
 after a slash, ``name=value`` pairs of :class:`bots.shared.tree_search.Tuning`'s numbers
 (``ismcts:100/widening=0,exploration=0.5``), the rest its game's (the same bot otherwise).
+
+``sighted`` is no bot but a yardstick: ``ismcts``'s search (its settings and, named bare, its
+budget) with every iteration on the true state, every hidden card and the order of every pile in
+sight. What it wins beyond ``ismcts`` at the same budget is the most that knowing, or inferring,
+the hidden information can buy that search.
 """
 
 from __future__ import annotations
@@ -32,10 +37,11 @@ from strength_for_time import POLICIES as SEARCHING, VARIANTS, ladder_nodes, unt
 
 from arena_bot.sdk import Clock
 from bots import expert, ismcts
+from bots.heuristics import estimator, playout
 from bots.shared.levels import LevelError, check_level, level_nodes
 from bots.shared.match import Match, Policy
-from bots.shared.tree_search import Tuning
-from engine.core import WireMap
+from bots.shared.tree_search import Tuning, search
+from engine.core import State, WireMap
 from engine.registry import get_game
 
 
@@ -46,12 +52,34 @@ def _random_policy(match: Match) -> Policy:
     return choose
 
 
+def _sighted_policy(match: Match, truth: Callable[[], State], tuning: Tuning) -> Policy:
+    """``ismcts``'s search with ``tuning`` at ``match``'s node budget, every iteration on the true
+    state ``truth()`` rather than on deals of what the seat can see."""
+    game = match.config.game
+    estimate, play_on, nodes = estimator(game), playout(game), match.nodes or 1
+
+    def choose(observation: WireMap, legal: tuple[int, ...], clock: Clock) -> int:
+        verdict = search(truth().clone(), match.seat, legal, estimate, play_on, lambda done: done < nodes,
+                         match.rng, _in_sight, tuning)
+        return verdict.action
+
+    return choose
+
+
+def _in_sight(root: State, seat: int, rng: random.Random) -> State:
+    """A sighted search's dealer: the true state itself, nothing dealt anew."""
+    return root
+
+
 #: The bots a table can seat: random and the searching bots the strength-for-time benchmark times.
 POLICIES: dict[str, Callable[[Match], Policy]] = {"random": _random_policy, **SEARCHING}
+#: The yardstick that sees the true state (not a bot: see the module's docstring).
+SIGHTED = "sighted"
 #: The searches whose settings a table may change, and their settings in a game (by name).
 TUNED: dict[str, Callable[[str], Tuning]] = {
     "ismcts": ismcts.tuning_for,
     "expert": expert.tuning_for,
+    SIGHTED: ismcts.tuning_for,
 }
 #: The settings a table may change, and those of them that are whole numbers.
 SETTING_NAMES = ("exploration", "widening", "answer_floor", "node_prior", "min_iterations")
@@ -74,16 +102,20 @@ class Entry:
         if nodes is None and self.level is not None:
             nodes = level_nodes(self.bot, game, self.level)
         elif nodes is None and self.bot != "random":
-            nodes = ladder_nodes(game, self.bot)
+            nodes = ladder_nodes(game, "ismcts" if self.bot == SIGHTED else self.bot)
         return Match(base.game, base.config, base.seat, base.rng, nodes, self.level)
 
-    def policy(self, match: Match) -> Policy:
-        """This entry's bot for ``match``, its search with this entry's settings if it has any."""
-        if not self.settings:
+    def policy(self, match: Match, truth: Callable[[], State]) -> Policy:
+        """This entry's bot for ``match``, its search with this entry's settings if it has any;
+        ``truth()`` is the game's true state, which only :data:`SIGHTED` looks at."""
+        if not self.settings and self.bot != SIGHTED:
             return POLICIES[self.bot](match)
         changes: dict[str, Any] = {name: int(value) if name in WHOLE_SETTINGS else value
                                    for name, value in self.settings}
-        return ismcts.ismcts_policy(match, replace(TUNED[self.bot](match.config.game), **changes))
+        tuning = replace(TUNED[self.bot](match.config.game), **changes)
+        if self.bot == SIGHTED:
+            return _sighted_policy(match, truth, tuning)
+        return ismcts.ismcts_policy(match, tuning)
 
 
 def parse_settings(bot: str, text: str) -> tuple[tuple[str, float], ...]:
@@ -113,8 +145,8 @@ def parse_entry(spec: str) -> Entry:
     spec_bot, slash, settings_text = spec.partition("/")
     bot, at, level_text = spec_bot.partition("@")
     bot, colon, nodes_text = bot.partition(":")
-    if bot not in POLICIES:
-        raise argparse.ArgumentTypeError(f"{spec!r}: the bots are {', '.join(POLICIES)}")
+    if bot not in POLICIES and bot != SIGHTED:
+        raise argparse.ArgumentTypeError(f"{spec!r}: the bots are {', '.join([*POLICIES, SIGHTED])}")
     if colon and at:
         raise argparse.ArgumentTypeError(f"{spec!r}: a node budget or a level, not both")
     nodes = level = None
@@ -145,8 +177,8 @@ def play(job: Game) -> tuple[tuple[str, ...], tuple[int, ...], tuple[int, ...], 
     game = get_game(job.game)
     config = game.configure(len(job.seats), VARIANTS[job.game], {})
     state = game.start(config, job.seed)
-    choosers = [entry.policy(entry.match(job.game, Match(
-        game, config, seat, random.Random(job.seed * 31 + seat)))) for seat, entry in enumerate(job.seats)]
+    choosers = [entry.policy(entry.match(job.game, Match(game, config, seat, random.Random(job.seed * 31 + seat))),
+                             lambda: state) for seat, entry in enumerate(job.seats)]
     spent = [0.0] * len(job.seats)
     while not state.is_over():
         seat = state.to_move()[0]
