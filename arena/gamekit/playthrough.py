@@ -83,13 +83,23 @@ def _who(seats: list[int], players: int) -> str:
 
 
 def _grouped(plural: str, singular: str, per_seat: list[list[str]]) -> list[str]:
-    """Each distinct line once, in order of first appearance, naming every seat that has it."""
-    seats: dict[str, list[int]] = {}
+    """Each line once per time it was seen, naming every seat that saw it: a seat's lines keep
+    their order (a line new to a seat goes before the next line it shares with seats before it),
+    and a line a seat sees twice is two lines."""
+    order: list[tuple[str, int]] = []
+    seats: dict[tuple[str, int], list[int]] = {}
     for seat, lines in enumerate(per_seat):
-        for line in lines:
-            seats.setdefault(line, []).append(seat)
-    return [f"  {_who(who, len(per_seat))} {singular if len(who) == 1 else plural} {line}"
-            for line, who in seats.items()]
+        keys = [(line, lines[:i].count(line)) for i, line in enumerate(lines)]
+        shared = [key in seats for key in keys]
+        for i, key in enumerate(keys):
+            if shared[i]:
+                seats[key].append(seat)
+                continue
+            seats[key] = [seat]
+            later = next((k for k, known in zip(keys[i + 1:], shared[i + 1:]) if known), None)
+            order.insert(order.index(later) if later is not None else len(order), key)
+    return [f"  {_who(seats[key], len(per_seat))} {singular if len(seats[key]) == 1 else plural} {key[0]}"
+            for key in order]
 
 
 class _Views:

@@ -3,12 +3,16 @@ change anywhere in a game shows as a unified diff at the step that changed."""
 
 from __future__ import annotations
 
+import json
+import random
+import re
 from pathlib import Path
 
 import pytest
 
 from arena.gamekit.playthrough import difference, parse_header, playthrough_text, stored_playthroughs
-from engine.core import Game
+from arena.gamekit.setups import random_decision
+from engine.core import Game, derive_seed
 from engine.registry import get_game
 
 BUILT_IN = [get_game("wongar"), get_game("waroong")]
@@ -65,3 +69,26 @@ def test_a_playthrough_of_another_game_is_refused(tmp_path: Path) -> None:
     stored.write_text("not a playthrough\n", encoding="utf-8")
     with pytest.raises(ValueError, match="not an arena playthrough header"):
         difference(waroong, stored)
+
+
+@pytest.mark.parametrize("name", ["wongar", "waroong"])
+def test_each_seat_reads_its_own_events_in_order_each_as_often_as_it_happened(name: str) -> None:
+    game = get_game(name)
+    config = game.configure(3, game.default_variant)
+    text = playthrough_text(game, config, 1)
+    written: list[list[str]] = [[] for _ in range(3)]
+    for line in text.splitlines():
+        found = re.match(r"^  (all|seat \d+|seats [\d,]+) gets? event (.*)$", line)
+        if found:
+            who = found[1]
+            seats = range(3) if who == "all" else [int(s) for s in who.split(" ")[1].split(",")]
+            assert len(set(seats)) == len(seats), line
+            for seat in seats:
+                written[seat].append(found[2])
+    state = game.start(config, 1)
+    rng = random.Random(derive_seed(1, "playthrough"))
+    while not state.is_over():
+        state.apply(*random_decision(state, rng))
+    for seat in range(3):
+        seen = [json.dumps(event, sort_keys=True, ensure_ascii=False) for event in state.events(seat)[0]]
+        assert written[seat] == seen, f"seat {seat}"
