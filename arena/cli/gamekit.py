@@ -13,7 +13,8 @@ from rich.text import Text
 
 from arena.cli.common import console, fail, say, user_errors
 from arena.cli.play import parse_knobs
-from arena.gamekit.checks import CheckReport, run_checks
+from arena.errors import ArenaError
+from arena.gamekit.checks import CheckReport, failure_text, run_checks
 from arena.gamekit.playthrough import (
     difference,
     file_name,
@@ -22,7 +23,7 @@ from arena.gamekit.playthrough import (
     stored_playthroughs,
 )
 from arena.gamekit.scaffold import scaffold
-from engine.core import Game
+from engine.core import EngineError, Game
 from engine.registry import get_game, origin
 
 game_app = typer.Typer(
@@ -117,6 +118,8 @@ def check_command(
             diff = difference(chosen, path)
         except (ValueError, OSError) as exc:
             diff = f"cannot be replayed: {exc}"
+        except Exception as exc:  # noqa: BLE001 (whatever the game raises is a failure to report)
+            diff = f"cannot be replayed: the game {failure_text(exc)}"
         if diff is not None:
             stale.append((path.name, diff))
     say(f"{chosen.key}: {origin(chosen)}")
@@ -147,7 +150,12 @@ def playthrough_command(
     chosen = _game(game)
     with user_errors():
         config = chosen.configure(chosen.min_players if players is None else players, variant, parse_knobs(knob))
-        text = playthrough_text(chosen, config, seed)
+        try:
+            text = playthrough_text(chosen, config, seed)
+        except (ArenaError, EngineError):
+            raise
+        except Exception as exc:  # noqa: BLE001 (a fault of the game's code, reported in one line)
+            raise fail(f"{chosen.key}: the game {failure_text(exc)}", code=1) from None
     if save:
         if output is not None:
             raise fail("give --save or --output, not both")

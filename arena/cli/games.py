@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -13,6 +14,9 @@ from arena.cli.common import console, user_errors
 from arena.cli.play import parse_knobs
 from engine.core import Game, MatchConfig, Wire
 from engine.registry import BUILT_IN, broken_games, games, get_game, origin
+
+#: The folder Arena was installed from, where its docs/ are (an editable install or a checkout).
+SOURCE_ROOT = Path(__file__).resolve().parents[2]
 
 
 def describe(game: Game) -> dict[str, object]:
@@ -70,6 +74,15 @@ def games_command(
     console.print(table)
 
 
+def reference(game: Game) -> str:
+    """Where ``game``'s observation keys are explained: Arena's ``docs/games/NAME.md`` for a
+    built-in game or one Arena's docs describe, else the documentation of the package it comes from."""
+    page = f"docs/games/{game.name}.md"
+    if origin(game) == BUILT_IN or (SOURCE_ROOT / page).is_file():
+        return page
+    return f"the documentation of its package ({origin(game)})"
+
+
 def setup_layout(game: Game, config: MatchConfig, seed: int) -> dict[str, Wire]:
     """What a bot of this setup is sent: the action table as ``start.actions`` carries it, and the
     observation of the first seat to decide in the deal of ``seed``."""
@@ -83,7 +96,7 @@ def setup_layout(game: Game, config: MatchConfig, seed: int) -> dict[str, Wire]:
         "variant": config.variant,
         "players": config.players,
         "knobs": knobs,
-        "reference": f"docs/games/{game.name}.md",
+        "reference": reference(game),
         "actions": game.action_table(config).to_wire(),
         "observation": {"seat": seat, "seed": seed, "value": state.observation(seat)},
     }
@@ -99,7 +112,8 @@ def show_command(
 ) -> None:
     """Show a setup's action table (as a bot receives it in start.actions) and an example observation.
 
-    Every key of the observation is explained in the game's reference, docs/games/GAME.md.
+    Every key of the observation is explained in the game's reference: docs/games/GAME.md for a
+    built-in game, the package's own documentation for an installed one.
 
     \b
     Examples:
@@ -113,7 +127,7 @@ def show_command(
         print(json.dumps(layout, indent=1))
         return
     print(f"{chosen.key} ({chosen.title}), variant {config.variant}, {config.players} players; "
-          f"reference: docs/games/{chosen.name}.md")
+          f"reference: {reference(chosen)}")
     print("knobs: " + ", ".join(f"{name}={value!r}" for name, value in config.knobs.items()))
     table = chosen.action_table(config)
     print(f"\nactions ({len(table)}): id, form, label")

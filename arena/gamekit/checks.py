@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 import msgpack
 
+from arena.gamekit.elsewhere import fingerprint, fingerprints_elsewhere
 from arena.gamekit.setups import Setup, game_setups, play_out, random_decision
 from engine.core import ConfigError, Game, IllegalAction, State, Wire, WireMap, replay
 from engine.presentation import seat_names
@@ -120,6 +121,18 @@ def check_determinism(setup: Setup, seeds: Sequence[int], sizes: Sizes) -> None:
     assert len(openings) > 1, "seeds 1-8 all dealt the same opening: the deal ignores the seed"
 
 
+def check_determinism_elsewhere(setup: Setup, seeds: Sequence[int], sizes: Sizes) -> None:
+    """Fresh Python processes with other hash seeds play the same seeds and decisions the same
+    (:mod:`arena.gamekit.elsewhere`); not checked for a game class no fresh process can import."""
+    here = [fingerprint(setup, seed) for seed in seeds]
+    for hash_seed, theirs in fingerprints_elsewhere(setup.game, tuple(seeds)):
+        for seed, mine, other in zip(seeds, here, theirs[setup.id]):
+            assert mine == other, (
+                f"seed {seed}: a fresh Python process (PYTHONHASHSEED={hash_seed}) played the same seed and "
+                "decisions otherwise: the game depends on something beside its seed (the order of a set or "
+                "dict of strings, hash(), id(), the clock), so a stored match will not replay")
+
+
 def check_replay(setup: Setup, seeds: Sequence[int], sizes: Sizes) -> None:
     """Replaying a match's decisions from its seed rebuilds it exactly (result, views, events)."""
     for seed in seeds:
@@ -198,10 +211,12 @@ def check_hidden_information(setup: Setup, seeds: Sequence[int], sizes: Sizes) -
     """The seat-view leak audit: a state resampled in everything a seat cannot see (``determinize``)
     gives that seat the same observation, events, legal actions and turn; ``sample_state`` from the
     observation after a msgpack round trip reproduces it, and both samples play to the end.
-    ``sample_state`` refuses another seat's observation and an empty one."""
+    ``sample_state`` refuses an empty observation, and another seat's where the observation says
+    whose it is (a ``seat`` key): without one, another seat's may be one the seat could have seen."""
     game, config = setup.game, setup.config
     opening = game.start(config, seeds[0]).observation(0)
-    refused: list[tuple[int, WireMap]] = [(1, opening), (0, {"seat": 0})]
+    empty: WireMap = {"seat": 0}
+    refused: list[tuple[int, WireMap]] = [(0, empty)] + ([(1, opening)] if opening.get("seat") == 0 else [])
     for seat, nonsense in refused:
         try:
             game.sample_state(config, seat, nonsense, random.Random(0))
@@ -311,6 +326,7 @@ CHECKS: tuple[Check, ...] = (
     Check("action table", check_action_table),
     Check("random playouts", check_playouts),
     Check("determinism", check_determinism),
+    Check("determinism across processes", check_determinism_elsewhere),
     Check("replay", check_replay),
     Check("clone independence", check_clones),
     Check("illegal actions refused", check_illegal),
@@ -348,7 +364,8 @@ class CheckReport:
         return not self.failures
 
 
-def _failure(exc: BaseException) -> str:
+def failure_text(exc: BaseException) -> str:
+    """What went wrong, in one line: an assertion's message, or what the game raised and where."""
     if isinstance(exc, AssertionError):
         return str(exc) or "an assertion failed"
     frames = traceback.extract_tb(exc.__traceback__)
@@ -366,7 +383,7 @@ def run_checks(game: Game, seeds: Sequence[int], checks: Sequence[Check] = CHECK
             try:
                 check.run(setup, seeds, report.sizes)
             except Exception as exc:  # noqa: BLE001 (whatever the game raises is a failure to report)
-                report.failures.append(Failure(check.name, setup.id, _failure(exc)))
+                report.failures.append(Failure(check.name, setup.id, failure_text(exc)))
         report.seconds[check.name] = time.perf_counter() - started
     if not any(f.check == "random playouts" for f in report.failures):
         report.playouts_per_second, report.decisions_per_second = playout_speed(setups, seeds)

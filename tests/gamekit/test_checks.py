@@ -93,3 +93,42 @@ def test_an_observation_too_big_to_send_fails_the_playouts(kit: ModuleType) -> N
 
     report = run_checks(Big(), (1,))
     assert any(f.check == "random playouts" and "observation is 71" in f.detail for f in report.failures)
+
+
+def test_a_deal_that_depends_on_the_hash_seed_fails_only_across_processes(kit: ModuleType) -> None:
+    package = Path(kit.__file__).parent
+    (package / "hashed.py").write_text(
+        "from unit_card.game import TrickGame\n\n\n"
+        "class HashedDeal(TrickGame):\n"
+        "    def _new_state(self, config, seed):\n"
+        "        return super()._new_state(config, seed + hash('deal') % 100_003)\n",
+        encoding="utf-8")
+    hashed = importlib.import_module("unit_card.hashed").HashedDeal()
+    report = run_checks(hashed, (1, 2))
+    assert {f.check for f in report.failures} == {"determinism across processes"}
+    assert all("PYTHONHASHSEED" in f.detail for f in report.failures)
+
+
+def test_another_seats_observation_need_not_be_refused_when_it_does_not_say_whose_it_is(kit: ModuleType) -> None:
+    def named(config: Any, seat: int, seen: Any, rng: random.Random) -> Any:
+        state = kit.sample(config, kit.GAME.action_table(config), seat, {**seen, "seat": seat}, rng)
+        state.__class__ = Unnamed
+        return state
+
+    class Unnamed(kit.TrickState):  # type: ignore[name-defined, misc]
+        def observation(self, seat: int) -> Any:
+            return {key: value for key, value in super().observation(seat).items() if key != "seat"}
+
+        def determinize(self, seat: int, rng: random.Random) -> Any:
+            return named(self.config, seat, self.observation(seat), rng)
+
+    class UnnamedGame(kit.TrickGame):  # type: ignore[name-defined, misc]
+        def _new_state(self, config: Any, seed: int) -> Any:
+            state = super()._new_state(config, seed)
+            state.__class__ = Unnamed
+            return state
+
+        def sample_state(self, config: Any, seat: int, observation: Any, rng: random.Random) -> Any:
+            return named(config, seat, observation, rng)
+
+    assert "hidden information" not in failed_checks(UnnamedGame())

@@ -82,7 +82,7 @@ def test_the_kit_game_passes_the_check_and_a_stale_playthrough_fails_it(site: Pa
     env = env_of(site)
     checked = arena(env, "game", "check", "plug_card", "--seeds", "1")
     assert checked.returncode == 0, checked.stdout + checked.stderr
-    assert checked.stdout.count("passed") == 9 and "random playouts/s" in checked.stdout
+    assert checked.stdout.count("passed") == 10 and "random playouts/s" in checked.stdout
     saved = arena(env, "game", "playthrough", "plug_card", "--seed", "4", "--players", "3", "--variant", "low", "--save")
     assert saved.returncode == 0, saved.stderr
     stored = site / "plug_card" / "plug_card" / "playthroughs" / "low-3p-seed4.txt"
@@ -114,3 +114,39 @@ def test_a_game_that_leaks_a_hand_fails_the_check(tmp_path: Path, site: Path) ->
     failed = [line for line in done.stdout.splitlines() if line.startswith("FAIL ")]
     assert failed and all(line.startswith("FAIL hidden information [leaky_card@1-") for line in failed), done.stdout
     assert "events reveal what determinize resamples" in done.stdout
+
+
+def test_a_game_that_crashes_is_reported_in_one_line_not_a_traceback(tmp_path: Path, site: Path) -> None:
+    (tmp_path / "crash_card.py").write_text(
+        "from plug_card.game import TrickGame, TrickState\n\n\n"
+        "class CrashState(TrickState):\n"
+        "    def apply(self, seat, action):\n"
+        "        if len(self.plays) == 2:\n"
+        "            raise KeyError('no such card')\n"
+        "        super().apply(seat, action)\n\n\n"
+        "class CrashGame(TrickGame):\n    name = 'crash_card'\n\n"
+        "    def _new_state(self, config, seed):\n"
+        "        state = super()._new_state(config, seed)\n"
+        "        state.__class__ = CrashState\n"
+        "        return state\n\n\n"
+        "GAME = CrashGame()\n", encoding="utf-8")
+    write_distribution(tmp_path, "crash-card", {"crash_card": "crash_card:GAME"})
+    stored = tmp_path / "playthroughs"
+    stored.mkdir()
+    (stored / "low-3p-seed4.txt").write_text(
+        "# arena playthrough crash_card@1 variant=low players=3 seed=4 knobs={}\n", encoding="utf-8")
+    env = plugin_env(tmp_path, site / "plug_card")
+    checked = arena(env, "game", "check", "crash_card", "--seeds", "1")
+    assert checked.returncode == 1 and "Traceback" not in checked.stderr, checked.stderr
+    assert "FAIL stored playthrough low-3p-seed4.txt:" in checked.stdout, checked.stdout
+    assert "cannot be replayed: the game raised KeyError: 'no such card' (at " in checked.stdout
+    written = arena(env, "game", "playthrough", "crash_card")
+    assert written.returncode == 1 and "Traceback" not in written.stderr, written.stderr
+    assert written.stderr.startswith("error: crash_card@1: the game raised KeyError: 'no such card' (at ")
+
+
+def test_an_installed_game_names_its_package_as_its_reference(site: Path) -> None:
+    done = arena(env_of(site), "games", "show", "plug_card", "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["reference"] == (
+        "the documentation of its package (distribution arena-game-plug-card 0.1.0 (entry point plug_card = plug_card:GAME))")
