@@ -5,7 +5,9 @@ from its observation (hidden cards dealt at random), finishes its own turn where
 are several decisions (in Wongar, each further decision of the turn taken the same greedy way:
 :func:`bots.heuristics.finisher`), and scores the result with the game's estimate of final points
 (:mod:`bots.heuristics`): its own estimate minus the best other seat's. At levels 1 and 2 it does
-not finish its turn (:data:`WHOLE_TURN_LEVEL`). It samples as many states as its clock allows (at
+not finish its turn (:data:`WHOLE_TURN_LEVEL`). In a game with no estimate of its own it plays each
+sample on at random to the end and scores the final scores (a flat Monte Carlo search, a node one
+playout of each action). It samples as many states as its clock allows (at
 least one, at most :data:`MAX_SAMPLES`), or exactly its node budget (a node is one sampled state),
 and breaks ties at random. It reports
 ``info = {"nodes", "spent_ms", "value"}`` (and ``"cut"`` when the clock cut a node budget short).
@@ -13,7 +15,7 @@ and breaks ties at random. It reports
 
 from __future__ import annotations
 
-from bots.heuristics import Estimator, as_it_is, estimator, finisher, margin, results
+from bots.heuristics import Estimator, as_it_is, estimator, finisher, knows, margin, random_finisher, results
 from bots.shared.budget import Budget
 from bots.shared.match import Match, Policy, serve
 from engine.core import State, WireMap
@@ -32,7 +34,10 @@ def greedy_policy(match: Match, estimate: Estimator | None = None) -> Policy:
     if estimate is None:
         estimate = estimator(match.config.game)
     whole_turn = match.level is None or match.level >= WHOLE_TURN_LEVEL
-    finish = finisher(match.config.game, estimate) if whole_turn else as_it_is
+    if not knows(match.config.game):  # no estimate: each sample of an action played on to the end
+        finish = random_finisher(match.rng)
+    else:
+        finish = finisher(match.config.game, estimate) if whole_turn else as_it_is
     seat = match.seat
 
     def choose(observation: WireMap, legal: tuple[int, ...], clock: Clock) -> int | Choice:

@@ -25,7 +25,7 @@ from .turns import Estimator, Finisher, OutOfTime, as_it_is, finish_movers_turn,
 
 __all__ = [
     "REWARD_SCALE", "Estimator", "Finisher", "OutOfTime", "Playout", "as_it_is", "estimator", "finisher", "knows",
-    "margin", "never", "playout", "results", "rewards",
+    "margin", "never", "playout", "random_finisher", "results", "rewards",
 ]
 
 #: Plays a state on (in place) from where a search's tree ends, before the estimate.
@@ -91,6 +91,12 @@ def playout(game: str) -> Playout:
     """How a search plays on past its tree in ``game`` (by name); at random to the end for a game
     without a playout of its own."""
     return _PLAYOUTS.get(game, _random_to_end)
+
+
+def random_finisher(rng: random.Random) -> Finisher:
+    """Plays the whole game on at random by ``rng``, not only the turn: how a greedy choice is
+    judged in a game without an estimate of its own, by the final scores it reaches."""
+    return lambda state, seat: _random_to_end(state, rng)
 
 
 def finisher(game: str, estimate: Estimator | None = None) -> Finisher:
