@@ -23,6 +23,7 @@ from typing import Any
 
 from arena.record import MatchRecord
 from arena.tournament import TournamentError
+from arena.tournament.replay import replayed_otherwise
 from engine.core import EngineError, Game, IllegalAction, MatchConfig, State
 from engine.presentation import Presentation, seat_names
 from engine.registry import get_game
@@ -144,7 +145,7 @@ def replay_data(
 
     ``about`` adds facts for the page (tournament, placement); ``game`` is the record's game (the
     registered one of the record's key when ``None``). Raises :class:`TournamentError` if the
-    record does not replay through its engine.
+    record does not replay through its engine, or replays to other scores than it stores.
     """
     try:
         game = get_game(f"{record.game}@{record.version}") if game is None else game
@@ -179,6 +180,9 @@ def replay_data(
             raise TournamentError(f"game {game_id}: decision {ply} does not replay: {exc}") from None
         log.append([decision.seat, label, round(decision.elapsed * 1000, 1), decision.info, decision.fallback])
         look()
+    differs = replayed_otherwise(state, record)
+    if differs is not None:
+        raise TournamentError(f"game {game_id}: {differs}")
     hidden = private_keys([views for views, _, _ in moments]) | game_private_keys(game, record.config)
     for views, scores, events in moments:
         public, private = split_views(views, hidden)

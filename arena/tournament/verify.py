@@ -14,6 +14,7 @@ from arena.deals import DealSecret, DealSecretError, check_commitment, engine_se
 from arena.store.db import Store
 from arena.tournament.config import config_from_plain
 from arena.tournament.dealbook import deal_book_path, stored_secrets
+from arena.tournament.replay import replayed_otherwise
 from arena.tournament.schedule import build_schedule, stored_results
 from engine.core import EngineError, replay
 from engine.registry import get_game
@@ -76,6 +77,8 @@ def verify_tournament(
         except EngineError as exc:
             problems.append(f"game {game_id}: does not replay: {exc}")
             continue
-        if not final.is_over() or final.result().scores != record.scores:
-            problems.append(f"game {game_id}: replays to other scores than the stored ones")
+        if not final.is_over():
+            problems.append(f"game {game_id}: its decisions do not finish the game")
+        elif (differs := replayed_otherwise(final, record)) is not None:
+            problems.append(f"game {game_id}: {differs}")
     return Verification(len(games), committed is None, source, tuple(problems))
