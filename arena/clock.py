@@ -27,6 +27,11 @@ log = logging.getLogger(__name__)
 _noted: set[str] = set()
 
 
+#: The longest time control value, in seconds: a day, far beyond any match, and within what the
+#: protocol's millisecond fields carry.
+LONGEST = 24 * 3600.0
+
+
 class TimeControlError(ArenaError):
     """A time control that does not parse or makes no sense."""
 
@@ -56,6 +61,8 @@ class TimeControl:
     def __post_init__(self) -> None:
         if min(self.move, self.increment, self.bank, self.grace) < 0:
             raise TimeControlError("time control values cannot be negative")
+        if max(self.move, self.increment, self.bank, self.grace) > LONGEST:
+            raise TimeControlError(f"time control values cannot be over {LONGEST / 3600:g} hours (a day a decision)")
         if self.move + self.bank <= 0:
             raise TimeControlError(
                 "a time control must allow some time for the first decision: MOVE or BANK above zero "

@@ -52,6 +52,9 @@ _GRACE_FIX = ("answer within clock.move_ms (plus clock.bank_ms, if any): the gra
               "(SPEC.md §5)")
 #: Words naming the time a clock charges, as the warning and breaches print it.
 _CHARGED = {"cpu": "of CPU time", "wall": "of elapsed time"}
+_VOID_FIX = ("every seat here runs a copy of the bot, so copies that all stop answering at once look "
+             "like a host too busy to run them, and the match is void: answer every act within "
+             "clock.move_ms + clock.bank_ms (SPEC.md §4, §5); if the machine was busy, check again")
 _DROP_FIX = ("reply once to each act or ping, with its seq, and send nothing else: dropped frames "
              "are not read, so their decisions time out (SPEC.md §2, §4); arena -v bot check "
              "logs each drop")
@@ -137,6 +140,7 @@ def check_bot(
         first_drop = ""
         allowance = time_control.move + time_control.bank
         over: list[str] = []
+        voided: list[str] = []
         charge = ""
         for number in range(matches):
             if not all(h.alive() for h in handles):
@@ -144,6 +148,8 @@ def check_bot(
             record = play_match(game, config, seed + number, handles, time_control,
                                 FaultPolicy(strikes=3), match_id=f"check-{number + 1}", clock=clock)
             played += 1
+            if record.void is not None:
+                voided.append(f"match {number + 1}: {record.void}")
             clocks.append(record.detail.get("clock"))
             for fault in record.faults:
                 counts[fault.kind] = counts.get(fault.kind, 0) + 1
@@ -170,6 +176,8 @@ def check_bot(
             breaches.append(Breach(
                 f"replies over the {allowance * 1000:.0f} ms a decision may take (accepted within "
                 f"the grace) ×{len(over)}, first at {over[0]}", _GRACE_FIX))
+        if voided:
+            breaches.append(Breach(f"void matches ×{len(voided)}, first at {voided[0]}", _VOID_FIX))
         if dropped:
             breaches.append(Breach(f"replies dropped ×{dropped}, first at {first_drop}", _DROP_FIX))
         for kind, count in counts.items():

@@ -6,6 +6,7 @@ wrong-token  says hello with a token it was not given, and exits with status 1 o
 wrong-seq    answers every ``act`` with a ``seq`` 1000 too high (pongs are right)
 sleep-first  as good, but sleeps SECONDS before its first reply (elapsed time, almost no CPU)
 burn-first   as good, but spends SECONDS of its own CPU time before its first reply
+mute         never answers an ``act`` (pongs are right)
 """
 
 from __future__ import annotations
@@ -52,6 +53,8 @@ def main() -> None:
             socket.send(msgpack.packb({"type": "pong", "seq": message["seq"]}))
         elif kind == "act":
             print(f"act seq={message['seq']}", flush=True)
+            if mode == "mute":
+                continue
             slow_down(mode, slow)
             slow = 0.0
             seq = message["seq"] + (1000 if mode == "wrong-seq" else 0)

@@ -125,3 +125,10 @@ def test_replies_over_the_move_time_fail_the_check_though_the_grace_accepts_them
     assert re.search(rf"first at match 1, seat \d, decision \d+: \d+ ms {charged}", output), output
     assert "timeout" not in output
     assert "the grace after it only absorbs delays in delivery" in output
+
+
+def test_copies_that_all_hang_void_the_match_and_fail_the_check() -> None:
+    status, output = check("mute", tc="20ms")
+    assert status == 1, output
+    assert "void matches ×1, first at match 1: " in output  # all cut off by the cap, or (busy) the referee held up
+    assert "every seat here runs a copy of the bot" in output

@@ -87,6 +87,16 @@ def test_no_part_may_be_negative(field: str) -> None:
         TimeControl(**{**values, field: -0.001})
 
 
+@pytest.mark.parametrize("field", ["move", "increment", "bank", "grace"])
+def test_no_part_may_be_over_a_day(field: str) -> None:
+    values = {"move": 1.0, "increment": 0.0, "bank": 0.0, "grace": 0.0}
+    TimeControl(**{**values, field: 86400.0})
+    with pytest.raises(TimeControlError, match="cannot be over 24 hours"):
+        TimeControl(**{**values, field: 86400.001})
+    with pytest.raises(TimeControlError, match="cannot be over 24 hours"):
+        TimeControl.parse("99999999999999999999s")
+
+
 def test_the_bad_grammar_message_names_the_parts() -> None:
     with pytest.raises(TimeControlError) as caught:
         TimeControl.parse("1s/2s+1s")
