@@ -110,8 +110,9 @@ OVERSIZE_FACTOR = 2
 REFUSALS_LOGGED = 20
 #: Frames dropped from one peer that are logged one by one; beyond, they are only counted.
 DROPS_LOGGED = 5
-#: Bytes of the one frame a sender that has not said hello may send (a ``hello``).
-HELLO_LIMIT = 512
+#: Bytes of the one frame a sender that has not said hello may send (a ``hello``): a hello with the
+#: longest name and version allowed (64 characters each, up to 4 bytes a character) takes under 600.
+HELLO_LIMIT = 1024
 #: Refused frames from one connection that has not said hello, after which it is ignored.
 STRANGER_STRIKES = 3
 #: Connections remembered as ignored (the oldest are forgotten first).
