@@ -13,9 +13,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 from sandboxed import require_sandbox
 
 from protocols.transport import Hub
+
+# Property tests are judged by what they find, never by how fast an example runs: Hypothesis's
+# default deadline (200 ms an example) fails a sound test on a loaded machine.
+settings.register_profile("arena", deadline=None)
+settings.load_profile("arena")
 
 #: The marks that take a test out of the default run, each run by its own CI step.
 TIERS = ("slow", "sandbox", "browser")
