@@ -44,6 +44,7 @@ from protocols.transport import (
     DECODES_PER_REQUEST,
     HELLO_LIMIT,
     NAME_LIMIT,
+    NAME_LIMIT,
     PINGS_MISSED,
     QUEUE_FRAMES,
     STRANGER_STRIKES,
@@ -336,6 +337,18 @@ def test_a_hello_of_exactly_the_hello_limit_is_welcomed(context: zmq.Context[zmq
         socket.send(hello(peer.token, "b"))
         assert answer(hub, socket) == Welcome(PROTOCOL_VERSION, "arena")
         assert (peer.name, peer.version, peer.connections, hub.refused) == ("b", "1", 1, 0)
+
+
+def test_a_hello_with_the_longest_name_and_version_of_four_byte_characters_is_welcomed(
+    context: zmq.Context[zmq.Socket[bytes]]
+) -> None:
+    name, version = "🦘" * NAME_LIMIT, "🦂" * NAME_LIMIT
+    with Hub() as hub:
+        peer = hub.expect("x", "0123456789abcdef" * 2)
+        socket = dealer(context, hub.endpoint)
+        socket.send(hello(peer.token, name, version))
+        assert answer(hub, socket) == Welcome(PROTOCOL_VERSION, "arena")
+        assert (peer.name, peer.version) == (name, version)
 
 
 def test_a_hello_one_byte_over_the_limit_is_refused_unread(
