@@ -25,6 +25,7 @@ from arena import __version__
 from arena.clock import ClockRule, TimeControl
 from arena.handle import EXITED_EARLY, BotHandle, close_all
 from arena.manifest import BotSpec
+from arena.process import exit_text
 from arena.record import DecisionRecord, FaultKind, MatchRecord
 from arena.referee import FaultPolicy, play_match
 from engine.core import Game, MatchConfig
@@ -220,7 +221,7 @@ def _first_drop(handles: list[BotHandle], match: int, counts: list[int]) -> str:
     awaited = handles[seat].peer.wrong_seq
     if awaited is not None:
         return f"{where}: a reply did not carry seq {awaited}, the seq the referee was waiting for"
-    return f"{where}: frames sent while no act or ping was outstanding"
+    return f"{where}: frames that answered nothing (sent while no act or ping was outstanding, or a pong to an act)"
 
 
 def _pings(handles: list[BotHandle], when: str) -> list[Breach]:
@@ -244,7 +245,7 @@ def _byes(handles: list[BotHandle]) -> list[Breach]:
                            "close the socket and exit with status 0 on bye (SPEC.md §3)")]
         status = handle.process.exit_status() if handle.process is not None else 0
         if status not in (0, None):
-            return [Breach(f"exited with status {status} after bye", "exit with status 0 on bye")]
+            return [Breach(f"{exit_text(status)} after bye", "exit with status 0 on bye")]
     return []
 
 

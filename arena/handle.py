@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena.manifest import BotSpec
-from arena.process import BotProcess, BotStartError, close_processes
+from arena.process import BotProcess, BotStartError, close_processes, exit_text
 from protocols.errors import PeerGone
 from protocols.messages import ENV_ENDPOINT, ENV_SERVER_KEY, ENV_TOKEN, Bye
 from protocols.transport import Hub, Peer
@@ -213,7 +213,7 @@ class BotHandle:
                 self.process.close(grace=0)
                 self.hub.forget(self.peer)
                 why = (
-                    f"exited with status {status} {EXITED_EARLY}"
+                    f"{exit_text(status)} {EXITED_EARLY}"
                     if status is not None
                     else "did not say hello in time"
                 )

@@ -48,6 +48,20 @@ log = logging.getLogger(__name__)
 _POLL = 0.005
 
 
+def exit_text(status: int) -> str:
+    """How a program ended, in words: ``exited with status N``, or for a negative status (killed
+    by a signal) the signal's name, and for ``SIGXCPU`` that it used up its CPU-time limit."""
+    if status >= 0:
+        return f"exited with status {status}"
+    try:
+        name = signal.Signals(-status).name
+    except ValueError:
+        return f"was killed by signal {-status}"
+    if name == "SIGXCPU":
+        return "was killed by SIGXCPU: it used up its CPU-time limit (cpu_seconds)"
+    return f"was killed by {name}"
+
+
 class BotStartError(ArenaError):
     """A bot that could not be started or did not complete its handshake."""
 

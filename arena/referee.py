@@ -27,6 +27,7 @@ from arena.errors import ArenaError
 from arena.handle import HANDSHAKE_TIMEOUT, BotHandle, close_all, unaccounted
 from arena.hostfault import HostWatch
 from arena.manifest import BotSpec
+from arena.process import exit_text
 from arena.record import DecisionRecord, Fault, FaultKind, MatchRecord
 from arena.seatcpus import own_cpus, seat_cpus
 from engine.core import Game, MatchConfig, State, WireMap, derive_seed, seeded_rng
@@ -383,7 +384,7 @@ class _Match:
         # A dying process closes its connection a moment before it can be reaped.
         process.wait(EXIT_WAIT)
         status = process.exit_status()
-        return otherwise if status is None else f"process exited with status {status}"
+        return otherwise if status is None else f"process {exit_text(status)}"
 
     def _cpu_so_far(self, seat: int) -> float | None:
         """CPU seconds the seat's bot has used on its pending decision, where measured."""

@@ -15,7 +15,7 @@ from functools import cache
 from pathlib import Path
 
 from arena.manifest import BotSpec, ResourceLimits
-from arena.process import BotProcess, BotStartError
+from arena.process import BotProcess, BotStartError, exit_text
 from arena.sandbox.probe import INSTALL_HINT, bwrap_path
 
 #: Seconds a sandboxed trial may take.
@@ -52,7 +52,8 @@ def sandbox_problem() -> str | None:
             return str(exc)
         if status != 0:
             tail = process.log_tail(1)
-            return f"a sandboxed trial program exited with status {status}" + (f": {tail}" if tail else "")
+            ended = f"did not end within {TRIAL_TIMEOUT:g} s" if status is None else exit_text(status)
+            return f"a sandboxed trial program {ended}" + (f": {tail}" if tail else "")
     return None
 
 

@@ -9,7 +9,7 @@ import pytest
 from polling import wait_until
 
 from arena.manifest import BotSpec, ManifestError, ResourceLimits, builtin_bots, load_manifest, resolve_bot
-from arena.process import BotProcess, BotStartError
+from arena.process import BotProcess, BotStartError, exit_text
 from referee_helpers import live_group_members
 
 PY = sys.executable
@@ -82,6 +82,17 @@ def test_limits_apply_and_output_is_captured_with_a_cap(tmp_path: Path) -> None:
     assert "nofile 77\nas 1024\n" in text
     assert text.endswith("[log truncated at 200 bytes]\n")
     assert len(text) < 300
+
+
+def test_a_program_over_its_cpu_seconds_is_said_to_have_used_up_its_cpu_time(tmp_path: Path) -> None:
+    spec = BotSpec("burner", (PY, "-c", "while True: pass"), limits=ResourceLimits(cpu_seconds=1))
+    with BotProcess(spec, {}, tmp_path / "burner.log") as process:
+        assert process.wait(120)
+        status = process.exit_status()
+    assert status is not None
+    assert exit_text(status) == "was killed by SIGXCPU: it used up its CPU-time limit (cpu_seconds)"
+    assert (exit_text(0), exit_text(3), exit_text(-9)) == (
+        "exited with status 0", "exited with status 3", "was killed by SIGKILL")
 
 
 def test_close_is_idempotent_and_reaps_the_group(tmp_path: Path) -> None:
