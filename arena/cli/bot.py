@@ -9,7 +9,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from arena.cli.common import console, err_console, inert, user_errors
+from arena.cli.common import SEED_MAX, console, err_console, inert, user_errors
 from arena.cli.play import parse_knobs
 from arena.clock import CLOCK_HELP, ClockRule, TimeControl
 from arena.conformance import CheckReport, check_bot
@@ -35,7 +35,7 @@ def check_command(
     knob: Annotated[list[str], typer.Option("--knob", "-k", help="A rules knob, NAME=VALUE.")] = [],  # noqa: B006
     players: Annotated[int | None, typer.Option("--players", help="Seats (the game's minimum by default).")] = None,
     matches: Annotated[int, typer.Option("--matches", min=1, help="Matches to play.")] = 2,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the first match.")] = 1,
+    seed: Annotated[int, typer.Option("--seed", min=0, max=SEED_MAX, help="Seed of the first match.")] = 1,
     tc: Annotated[str, typer.Option("--tc", help="Time control, e.g. 1s or 200ms+50ms/5s.")] = "1s",
     clock: Annotated[str, typer.Option("--clock", help=CLOCK_HELP)] = "auto",
     logs: Annotated[Path | None, typer.Option("--logs", help="Keep the bot's output in this folder.")] = None,

@@ -21,6 +21,10 @@ err_console = Console(stderr=True)
 USAGE_ERROR = 2
 
 
+#: The largest seed a command takes: the largest whole number a TOML config can hold.
+SEED_MAX = 2**63 - 1
+
+
 def fail(message: str, code: int = USAGE_ERROR) -> typer.Exit:
     """Print ``message`` (plain text, shown verbatim but inert: see :func:`arena.inert.terminal`) on
     stderr and return the ``typer.Exit`` to raise. Lines are never wrapped except by a terminal,

@@ -11,7 +11,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from arena.cli.common import console, fail, say, user_errors
+from arena.cli.common import SEED_MAX, console, fail, say, user_errors
 from arena.cli.play import parse_knobs
 from arena.errors import ArenaError
 from arena.gamekit.checks import CheckReport, failure_text, run_checks
@@ -131,7 +131,7 @@ def check_command(
 @game_app.command("playthrough")
 def playthrough_command(
     game: Annotated[str, typer.Argument(help="The game: a name, or name@version.")],
-    seed: Annotated[int, typer.Option("--seed", help="The deal, and the random policy's seed.")] = 1,
+    seed: Annotated[int, typer.Option("--seed", min=0, max=SEED_MAX, help="The deal, and the random policy's seed.")] = 1,
     players: Annotated[int | None, typer.Option("--players", help="Seats (default: the fewest allowed).")] = None,
     variant: Annotated[str | None, typer.Option("--variant", help="The variant (default: the game's first).")] = None,
     knob: Annotated[list[str], typer.Option("--knob", "-k", help="A rules knob, NAME=VALUE.")] = [],  # noqa: B006

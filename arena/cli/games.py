@@ -10,7 +10,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from arena.cli.common import console, user_errors
+from arena.cli.common import SEED_MAX, console, user_errors
 from arena.cli.play import parse_knobs
 from engine.core import Game, MatchConfig, Wire
 from engine.registry import BUILT_IN, broken_games, games, get_game, origin
@@ -107,7 +107,7 @@ def show_command(
     variant: Annotated[str | None, typer.Option("--variant", help="The variant (default: the game's first).")] = None,
     players: Annotated[int | None, typer.Option("--players", help="Seats (default: the fewest allowed).")] = None,
     knob: Annotated[list[str], typer.Option("--knob", "-k", help="A rules knob, NAME=VALUE.")] = [],  # noqa: B006
-    seed: Annotated[int, typer.Option("--seed", help="The deal of the example observation.")] = 0,
+    seed: Annotated[int, typer.Option("--seed", min=0, max=SEED_MAX, help="The deal of the example observation.")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print plain JSON instead of text.")] = False,
 ) -> None:
     """Show a setup's action table (as a bot receives it in start.actions) and an example observation.

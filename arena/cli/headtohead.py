@@ -11,7 +11,7 @@ from typing import Annotated
 
 import typer
 
-from arena.cli.common import console, fail, say, user_errors
+from arena.cli.common import SEED_MAX, console, fail, say, user_errors
 from arena.cli.play import parse_knobs
 from arena.cli.results import open_store
 from arena.cli.running import require_sandbox, runner_lock
@@ -65,7 +65,7 @@ def head_to_head_command(
     ] = "1s",
     clock: Annotated[str, typer.Option("--clock", help=CLOCK_HELP)] = "auto",
     strikes: Annotated[int, typer.Option("--strikes", min=1, help="Faults before a seat is forfeited.")] = 3,
-    seed: Annotated[int | None, typer.Option("--seed", min=0, help="Master seed (random if omitted).")] = None,
+    seed: Annotated[int | None, typer.Option("--seed", min=0, max=SEED_MAX, help="Master seed (random if omitted).")] = None,
     concurrency: Annotated[
         int, typer.Option("--concurrency", "-j", min=0, help="Matches in parallel; 0: from the cores.")
     ] = 0,

@@ -15,7 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from arena.cli.audience import audience_view
-from arena.cli.common import console, fail, inert, say, user_errors
+from arena.cli.common import SEED_MAX, console, fail, inert, say, user_errors
 from arena.cli.series import play_games, series_table
 from arena.clock import CLOCK_HELP, ClockRule, TimeControl
 from arena.deals import DealSecret, Dealing, read_secret_file, write_secret_file
@@ -57,7 +57,7 @@ def play_command(
     ],
     variant: Annotated[str | None, typer.Option("--variant", help="The game variant.")] = None,
     knob: Annotated[list[str], typer.Option("--knob", "-k", help="A rules knob, NAME=VALUE.")] = [],  # noqa: B006
-    seed: Annotated[int | None, typer.Option("--seed", help="The deal's seed (random if omitted).")] = None,
+    seed: Annotated[int | None, typer.Option("--seed", min=0, max=SEED_MAX, help="The deal's seed (random if omitted).")] = None,
     tc: Annotated[
         str, typer.Option("--tc", help="Time control MOVE[+INCREMENT][/BANK][~GRACE], e.g. 200ms or 1s+100ms/10s.")
     ] = "1s",

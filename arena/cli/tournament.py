@@ -10,7 +10,7 @@ from rich.table import Column, Table
 from rich.text import Text
 
 import bots as builtin_bots
-from arena.cli.common import console, fail, inert, say, user_errors
+from arena.cli.common import SEED_MAX, console, fail, inert, say, user_errors
 from arena.cli.results import DEFAULT_DB, DbOpt, TournamentOpt, open_store
 from arena.cli.running import ClusterOpt, match_executor, require_sandbox, runner_lock
 from arena.clock import CLOCK_HELP
@@ -59,7 +59,7 @@ ConfigArg = Annotated[
 #: The tournament played when no config file is given: the built-in bots' ladder, kept with them
 #: (it names the game they play in it).
 DEFAULT_CONFIG = Path(builtin_bots.__file__).resolve().parent / "ladder.toml"
-Seed = Annotated[int | None, typer.Option("--seed", help="Master seed (overrides the config).")]
+Seed = Annotated[int | None, typer.Option("--seed", min=0, max=SEED_MAX, help="Master seed (overrides the config).")]
 Deals = Annotated[int | None, typer.Option("--deals", help="Deals per table (overrides the config).")]
 Concurrency = Annotated[
     int | None, typer.Option("--concurrency", "-j", help="Matches in parallel; 0: from the cores.")
