@@ -4,15 +4,13 @@ Carlo search, not a choice among zeros."""
 
 from __future__ import annotations
 
-import importlib
 import random
-import sys
 from collections.abc import Iterator
 from types import ModuleType
 
 import pytest
+from plugin_games import imported_kit_game
 
-from arena.gamekit.scaffold import scaffold
 from arena_bot.sdk import Choice, Clock, clock_reading
 from bots.greedy import greedy_policy
 from bots.heuristics import knows
@@ -26,14 +24,8 @@ NODES = 32
 @pytest.fixture(scope="module")
 def trick(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
     """The kit's game, scaffolded as ``mc_card`` and imported: unknown to the bots' heuristics."""
-    project = scaffold("mc_card", tmp_path_factory.mktemp("kit"))
-    sys.path.insert(0, str(project))
-    try:
-        yield importlib.import_module("mc_card.game")
-    finally:
-        sys.path.remove(str(project))
-        for name in [n for n in sys.modules if n == "mc_card" or n.startswith("mc_card.")]:
-            del sys.modules[name]
+    with imported_kit_game("mc_card", tmp_path_factory.mktemp("kit")) as module:
+        yield module
 
 
 def test_greedy_judges_actions_by_playouts_and_beats_random(trick: ModuleType) -> None:

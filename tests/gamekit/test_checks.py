@@ -5,29 +5,22 @@ from __future__ import annotations
 
 import importlib
 import random
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
+from plugin_games import imported_kit_game
 
 from arena.gamekit.checks import run_checks
-from arena.gamekit.scaffold import scaffold
 
 
 @pytest.fixture(scope="module")
 def kit(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
     """The kit game's module, scaffolded as ``unit_card`` and imported."""
-    project = scaffold("unit_card", tmp_path_factory.mktemp("kit"))
-    sys.path.insert(0, str(project))
-    try:
-        yield importlib.import_module("unit_card.game")
-    finally:
-        sys.path.remove(str(project))
-        for name in [n for n in sys.modules if n == "unit_card" or n.startswith("unit_card.")]:
-            del sys.modules[name]
+    with imported_kit_game("unit_card", tmp_path_factory.mktemp("kit")) as module:
+        yield module
 
 
 def failed_checks(game: Any) -> set[str]:

@@ -7,10 +7,13 @@ like any other. A child process sees them through ``PYTHONPATH`` (:func:`plugin_
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
+from types import ModuleType
 
 from arena.gamekit.scaffold import scaffold
 from engine.registry import ENTRY_POINT_GROUP
@@ -43,3 +46,17 @@ def plugin_env(*paths: Path) -> dict[str, str]:
 def arena_command() -> str:
     """The ``arena`` console script of this environment."""
     return str(Path(sys.executable).with_name("arena"))
+
+
+@contextmanager
+def imported_kit_game(name: str, folder: Path) -> Iterator[ModuleType]:
+    """The kit's game scaffolded as ``name`` in ``folder`` and its ``NAME.game`` module imported (not
+    registered: a game the bots' heuristics and the registry do not know); forgotten on exit."""
+    project = scaffold(name, folder)
+    sys.path.insert(0, str(project))
+    try:
+        yield importlib.import_module(f"{name}.game")
+    finally:
+        sys.path.remove(str(project))
+        for module in [m for m in sys.modules if m == name or m.startswith(f"{name}.")]:
+            del sys.modules[module]
