@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from arena.filenames import file_part
 from arena.manifest import BotSpec
 from arena.process import BotProcess, BotStartError, close_processes, exit_text
 from protocols.errors import PeerGone
@@ -191,7 +192,7 @@ class BotHandle:
         if server_key is not None:
             env[ENV_SERVER_KEY] = server_key.decode()
         folder = self.spec.log_dir or self.log_dir
-        log_path = folder / f"{self.spec.name}-{self.peer.token[:8]}.log"
+        log_path = folder / f"{file_part(self.spec.name)}-{self.peer.token[:8]}.log"
         # An ipc:// endpoint is a file path, reachable from an empty network namespace.
         local = self.hub.endpoint.startswith("ipc://")
         self.process = BotProcess(self.spec, env, log_path, isolate_network=local,

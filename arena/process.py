@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import IO
 
 from arena.errors import ArenaError
+from arena.filenames import file_part
 from arena.launch import SCRIPT, Settings, encode_settings
 from arena.manifest import SANDBOX_PROCESSES, BotSpec, ResourceLimits
 from arena.sandbox import SandboxError
@@ -217,7 +218,7 @@ class BotProcess:
             cwd = self.spec.cwd or Path("/")
             env = bot_environment(self.spec, HOME, bot_path(), self._arena_env)
         else:
-            self._private_dir = Path(tempfile.mkdtemp(prefix=f"arena-bot-{self.spec.name[:20]}-"))
+            self._private_dir = Path(tempfile.mkdtemp(prefix=f"arena-bot-{file_part(self.spec.name, 20)}-"))
             cwd = self.spec.cwd or self._private_dir
             env = bot_environment(self.spec, str(self._private_dir),
                                   os.environ.get("PATH", os.defpath), self._arena_env)

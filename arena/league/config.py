@@ -139,9 +139,11 @@ def policy_plain(policy: Policy) -> dict[str, Any]:
 
 
 def check_bot_name(name: str) -> None:
-    """Refuse a bot name that could not label a version (empty, or with ``@`` or spaces)."""
-    if not name or "@" in name or name != name.strip() or any(c.isspace() for c in name):
-        raise LeagueError(f"bot name {name!r}: must be non-empty, without spaces or '@'")
+    """Refuse a bot name that could not label a version or name its folder of submissions (empty,
+    with ``@``, spaces, control characters or a path separator, or starting with a dot)."""
+    if not name or name.startswith(".") or any(c in "@/\\" or c.isspace() or not c.isprintable() for c in name):
+        raise LeagueError(f"bot name {name!r}: must be non-empty, without spaces, control characters, "
+                          "'@', '/' or '\\', and not start with '.'")
 
 
 def label(key: EntrantKey) -> str:

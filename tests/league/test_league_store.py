@@ -144,7 +144,10 @@ def test_update_retires_the_old_version_and_retire_keeps_it_listed(db: Path) -> 
          "version with: arena league update greedy BOT"),
         (("update", "nobody", "greedy"), "league 'spring' has no bot 'nobody'; add it with: "
          "arena league add nobody BOT"),
-        (("add", "a@b", "greedy"), "bot name 'a@b': must be non-empty, without spaces or '@'"),
+        (("add", "a@b", "greedy"), "bot name 'a@b': must be non-empty, without spaces, control characters, "
+         "'@', '/' or '\\', and not start with '.'"),
+        (("add", "a/b", "greedy"), "bot name 'a/b': must be non-empty"),
+        (("add", "..", "greedy"), "bot name '..': must be non-empty"),
         (("add", "x", "no-such-bot-anywhere.toml"), "league add:"),
         (("add", "x", "greedy", "--nodes", "0"), "league add: --nodes must be at least 1, not 0"),
         (("retire", "nobody"), "league 'spring' has no bot 'nobody'"),

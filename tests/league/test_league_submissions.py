@@ -161,7 +161,7 @@ def test_a_bad_name_is_refused_with_its_reason(tmp_path: Path) -> None:
     (tmp_path / "uploads" / "bad@name").mkdir()
     look(db)
     assert look(db) == ["submission bad@name: refused: bot name 'bad@name': must be non-empty, "
-                        "without spaces or '@'"]
+                        "without spaces, control characters, '@', '/' or '\\', and not start with '.'"]
     assert [s for _, s, _ in states(db)] == [REFUSED]
 
 
