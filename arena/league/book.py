@@ -195,8 +195,14 @@ def tables(store: Store, league_name: str) -> list[TableRow]:
 
 
 def add_table(store: Store, league_name: str, table: TableRow) -> None:
-    """Record a decided table before it is played (its number is the next one)."""
+    """Record a decided table before it is played (its number is the next one); raises
+    :class:`LeagueError` if a tournament of the table's name is stored already (one run into the
+    league's database by hand), which the table would take for its own."""
     with store.write():
+        if any(row.name == table.tournament for row in store.tournaments()):
+            raise LeagueError(
+                f"{store.path} holds a tournament named {table.tournament!r}, the name of league "
+                f"{league_name!r}'s table {table.number}: keep other tournaments in a database of their own")
         store.execute("INSERT INTO league_tables VALUES (?, ?, ?, ?, ?, ?)", (
             league_name, table.number, table.tournament,
             json.dumps([list(key) for key in table.seats]), table.reason, time.time()))

@@ -238,3 +238,18 @@ def test_the_matchmaker_reads_each_versions_tables_from_the_decided_tables(db: P
     assert state.played == 2 and state.recent == tuple(t.seats for t in decided)
     assert {e.key: e.tables for e in state.entrants} == {
         ("greedy", 1): 2, ("ismcts", 1): 2, ("random", 1): 2}
+
+
+def test_a_tournament_stored_under_a_table_name_stops_the_league_before_it_takes_the_table(
+    db: Path, tmp_path: Path
+) -> None:
+    outside = tmp_path / "outside.toml"
+    outside.write_text('name = "spring#0"\ngame = "wongar"\ntable_size = 3\ndeals = 1\ntime_control = "5s"\n'
+                       'seed = 1\n' + "".join(f'[[bots]]\nname = "r{i}"\nbot = "random"\n\n' for i in range(3)))
+    code, out = arena("tournament", "run", str(outside), "--db", str(db))
+    assert code == 0, out
+    code, out = arena("league", "run", "--db", str(db), "--tables", "1")
+    assert code == 2
+    assert f"{db} holds a tournament named 'spring#0', the name of league 'spring''s table 0" in out
+    with Store(db) as store:
+        assert tables(store, "spring") == [] and {e.bot for e in entrants(store, "spring")} == {"random", "greedy", "ismcts"}
