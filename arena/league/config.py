@@ -10,6 +10,7 @@ one-table round-robin tournament of its seated versions (:func:`table_config`).
 from __future__ import annotations
 
 import hashlib
+import math
 import tomllib
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
@@ -112,8 +113,18 @@ def load_league_config(path: Path) -> LeagueConfig:
     return LeagueConfig(template, policy, intake)
 
 
+#: Each ``[matchmaking]`` setting's range: its least value (``None``: above 0) and its most, far
+#: beyond any league's needs and within what the matchmaker's arithmetic carries.
+POLICY_RANGES: dict[str, tuple[float | None, float]] = {
+    "placement_games": (1, 10_000), "period_rounds": (0, 10_000), "top": (0, 10_000),
+    "top_weight": (0, 1e6), "new_weight": (0, 1e6), "base_weight": (0, 1e6),
+    "sure_z": (None, 1_000), "prior_sd": (0, 10_000), "repeat_window": (0, 10_000),
+}
+
+
 def read_policy(raw: Any, source: str) -> Policy:
-    """The ``[matchmaking]`` table as a :class:`Policy` (missing keys at their defaults)."""
+    """The ``[matchmaking]`` table as a :class:`Policy` (missing keys at their defaults), each
+    setting within :data:`POLICY_RANGES`."""
     if not isinstance(raw, dict):
         raise LeagueError(f"{source}: matchmaking: expected a table, got {raw!r}")
     kinds = {f.name: type(getattr(Policy(), f.name)) for f in fields(Policy)}
@@ -123,12 +134,13 @@ def read_policy(raw: Any, source: str) -> Policy:
             raise LeagueError(f"{source}: matchmaking.{key}: unknown setting (known: "
                               f"{', '.join(kinds)})")
         kind = kinds[key]
+        least, most = POLICY_RANGES[key]
         ok = (isinstance(value, int) and not isinstance(value, bool)) if kind is int else (
-            isinstance(value, (int, float)) and not isinstance(value, bool))
-        if not ok or value < 0 or (kind is int and key == "placement_games" and value < 1):
+            isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value))
+        if not ok or value > most or (value <= 0 if least is None else value < least):
+            bounds = f"above 0 and at most {most:,.0f}" if least is None else f"from {least:,.0f} to {most:,.0f}"
             raise LeagueError(f"{source}: matchmaking.{key}: expected a "
-                              f"{'whole number' if kind is int else 'number'} of at least "
-                              f"{1 if key == 'placement_games' else 0}, got {value!r}")
+                              f"{'whole number' if kind is int else 'number'} {bounds}, got {value!r}")
         values[key] = kind(value)
     return Policy(**values)
 

@@ -24,6 +24,7 @@ from arena.league.matchmaking import (
     period,
     placement_tables,
 )
+from arena.league.config import POLICY_RANGES
 from arena.league.ratings import laplace_ratings
 from leaderboards.plackett_luce import Finish, PlackettLuceModel
 from leaderboards.scale import ELO_PER_THETA
@@ -243,3 +244,16 @@ def test_laplace_ratings_of_two_bots() -> None:
     assert ratings.elo[0] - ratings.elo[1] == pytest.approx(math.log(3.0) * ELO_PER_THETA)
     difference = 1 / (40 * 0.75 * 0.25) * ELO_PER_THETA**2
     assert np.allclose(ratings.covariance, difference / 4 * np.array([[1, -1], [-1, 1]]))
+
+
+@pytest.mark.parametrize("key", sorted(POLICY_RANGES))
+def test_every_setting_at_either_end_of_its_range_still_chooses_a_table(key: str) -> None:
+    least, most = POLICY_RANGES[key]
+    kind = type(getattr(Policy(), key))
+    elo = {"a": 1800.0, "b": 1790.0, "c": 1500.0, "d": 1490.0, "e": 1300.0}
+    entrants = (*settled("abcde"), Entrant("f", 1, True, 390, 0))  # f: new, rated by the prior
+    for value in (1e-9 if least is None else least, most):
+        policy = Policy(**{key: kind(value)})
+        for seed in range(3):
+            table = next_table(League(entrants, rated(elo), 3, 400), random.Random(seed), policy)
+            assert table is not None and len(table.seats) == 3, (key, value)
