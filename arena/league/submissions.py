@@ -122,8 +122,11 @@ def intake(store: Store, row: LeagueRow, guard: Callable[[], None],
             raise LeagueError(f"league {row.name!r} plays unsandboxed, so it takes no "
                               "submissions (submitted bots are strangers' programs)")
         root = Path(row.submissions.folder)
+        if not root.is_dir():
+            raise LeagueError(f"the submissions folder {root} is {'a file' if root.exists() else 'missing'}: "
+                              "make it, or give the folder uploads go to")
         try:
-            folders = sorted(p for p in root.iterdir() if p.is_dir()) if root.is_dir() else []
+            folders = sorted(p for p in root.iterdir() if p.is_dir())
         except OSError as exc:
             raise LeagueError(f"cannot read the submissions folder {root}: {exc.strerror}") from None
         for folder in folders:

@@ -229,3 +229,14 @@ def test_a_version_added_by_a_run_stopped_before_its_verdict_is_not_added_twice(
     assert [s for _, s, _ in states(db)] == [ACCEPTED]
     with Store(db) as store:
         assert [v.key for v in entrants(store, "dice")] == [("r1", 1), ("r2", 1), ("alice", 1)]
+
+
+def test_a_submissions_folder_that_is_missing_or_a_file_is_refused(tmp_path: Path) -> None:
+    db = make_league(tmp_path)
+    code, out = arena("league", "intake", "--db", str(db), "--submissions", str(tmp_path / "uplaods"))
+    assert code == 2 and f"the submissions folder {tmp_path / 'uplaods'} is missing: make it" in out, out
+    (tmp_path / "notes.txt").write_text("x")
+    code, out = arena("league", "intake", "--db", str(db), "--submissions", str(tmp_path / "notes.txt"))
+    assert code == 2 and "is a file" in out, out
+    code, out = arena("league", "intake", "--db", str(db), "--submissions", str(tmp_path / "uploads"))
+    assert code == 0, out
