@@ -17,7 +17,7 @@ from arena.cli.results import open_store
 from arena.cli.running import require_sandbox, runner_lock
 from arena.clock import CLOCK_HELP
 from arena.store.db import Store
-from arena.tournament.config import TournamentConfig
+from arena.tournament.config import MOST_CONCURRENCY, MOST_DEALS, TournamentConfig
 from arena.tournament.display import Display, Tally
 from arena.tournament.executors import LocalExecutor
 from arena.tournament.headtohead import BASELINE, CANDIDATE, Entrant, head_to_head_config, parse_sprt
@@ -58,7 +58,8 @@ def head_to_head_command(
         str, typer.Option("--sprt", help="The hypotheses and error rates: elo0=0,elo1=5[,alpha=0.05,beta=0.05].")
     ] = "elo0=0,elo1=5",
     max_deals: Annotated[
-        int, typer.Option("--max-deals", min=1, help="The most deals played (each twice per seat rotation).")
+        int, typer.Option("--max-deals", min=1, max=MOST_DEALS,
+                          help="The most deals played (each twice per seat rotation).")
     ] = 2000,
     tc: Annotated[
         str, typer.Option("--tc", help="Time control MOVE[+INCREMENT][/BANK][~GRACE], e.g. 200ms or 1s+100ms/10s.")
@@ -67,7 +68,8 @@ def head_to_head_command(
     strikes: Annotated[int, typer.Option("--strikes", min=1, help="Faults before a seat is forfeited.")] = 3,
     seed: Annotated[int | None, typer.Option("--seed", min=0, max=SEED_MAX, help="Master seed (random if omitted).")] = None,
     concurrency: Annotated[
-        int, typer.Option("--concurrency", "-j", min=0, help="Matches in parallel; 0: from the cores.")
+        int, typer.Option("--concurrency", "-j", min=0, max=MOST_CONCURRENCY,
+                          help="Matches in parallel; 0: from the cores.")
     ] = 0,
     db: Annotated[
         Path | None,

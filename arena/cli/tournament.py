@@ -22,7 +22,14 @@ from arena.store.db import Store
 from arena.store.lock import RunnerLock
 from arena.tournament.builds import ALLOW_FLAG
 from arena.tournament.cluster import ClusterLost
-from arena.tournament.config import Format, TournamentConfig, config_from_plain, load_config
+from arena.tournament.config import (
+    MOST_CONCURRENCY,
+    MOST_DEALS,
+    Format,
+    TournamentConfig,
+    config_from_plain,
+    load_config,
+)
 from arena.tournament.cpus import slot_pinnings
 from arena.tournament.dealbook import describe_deals, public_deals_allowed
 from arena.tournament.display import Display, Tally
@@ -60,9 +67,11 @@ ConfigArg = Annotated[
 #: (it names the game they play in it).
 DEFAULT_CONFIG = Path(builtin_bots.__file__).resolve().parent / "ladder.toml"
 Seed = Annotated[int | None, typer.Option("--seed", min=0, max=SEED_MAX, help="Master seed (overrides the config).")]
-Deals = Annotated[int | None, typer.Option("--deals", help="Deals per table (overrides the config).")]
+Deals = Annotated[int | None, typer.Option("--deals", min=1, max=MOST_DEALS,
+                                           help="Deals per table (overrides the config).")]
 Concurrency = Annotated[
-    int | None, typer.Option("--concurrency", "-j", help="Matches in parallel; 0: from the cores.")
+    int | None, typer.Option("--concurrency", "-j", min=0, max=MOST_CONCURRENCY,
+                             help="Matches in parallel; 0: from the cores.")
 ]
 TableSize = Annotated[int | None, typer.Option("--table-size", help="Bots per table.")]
 TimeControlOpt = Annotated[

@@ -327,10 +327,12 @@ class _Reader:
             raise self.error(key, "must not be empty")
         return value
 
-    def integer(self, key: str, default: Any, minimum: int) -> int:
+    def integer(self, key: str, default: Any, minimum: int, maximum: int | None = None) -> int:
         value: int = self._get(key, int, "a whole number", default)
         if value < minimum:
             raise self.error(key, f"must be at least {minimum}, not {value}")
+        if maximum is not None and value > maximum:
+            raise self.error(key, f"must be at most {maximum:,}, not {value:,}")
         return value
 
     def boolean(self, key: str, default: bool) -> bool:
@@ -349,6 +351,11 @@ class _Reader:
         return value
 
 
+#: The most deals per table (and rounds, or tables per bot) a config may ask for: a schedule is
+#: built whole before the first game, and a million deals took minutes and gigabytes to plan.
+MOST_DEALS = 100_000
+#: The most matches a config or ``-j`` may play at once (each a worker process).
+MOST_CONCURRENCY = 1024
 _REQUIRED = object()
 
 
@@ -419,11 +426,11 @@ def parse_config(
         table_size=table_size,
         format=fmt,
         candidates=candidates,
-        deals=top.integer("deals", 1, minimum=1),
+        deals=top.integer("deals", 1, minimum=1, maximum=MOST_DEALS),
         time_control=time_control,
         strikes=top.integer("strikes", 3, minimum=1),
         seed=secrets.randbits(64) if "seed" not in raw else top.integer("seed", 0, minimum=0),
-        concurrency=top.integer("concurrency", 0, minimum=0),
+        concurrency=top.integer("concurrency", 0, minimum=0, maximum=MOST_CONCURRENCY),
         trusted=top.boolean("trusted", False),
         bots=bots,
         pin_cpus=top.boolean("pin_cpus", True),
@@ -477,7 +484,7 @@ def _check_format_counts(top: _Reader, fmt: Format) -> tuple[int, int]:
     found = []
     for key, needs in counts.items():
         if fmt is needs:
-            found.append(top.integer(key, _REQUIRED, minimum=1))
+            found.append(top.integer(key, _REQUIRED, minimum=1, maximum=MOST_DEALS))
         elif key in top.data:
             raise top.error(key, f"only the {needs.value} format has {key}")
         else:

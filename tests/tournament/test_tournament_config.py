@@ -79,6 +79,10 @@ def test_overrides_win_and_are_validated(tmp_path: Path) -> None:
     assert load_config(path, {"deals": 5, "trusted": True}).deals == 5
     with pytest.raises(TournamentError, match=r"league.toml: deals: must be at least 1"):
         load_config(path, {"deals": 0})
+    with pytest.raises(TournamentError, match=r"league.toml: deals: must be at most 100,000, not 100,001"):
+        load_config(path, {"deals": 100_001})
+    with pytest.raises(TournamentError, match=r"league.toml: concurrency: must be at most 1,024, not 5,000"):
+        load_config(path, {"concurrency": 5000})
 
 
 @pytest.mark.parametrize(
