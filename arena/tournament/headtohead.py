@@ -20,11 +20,12 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from arena.tournament import TournamentError
+from arena.tournament.builds import current_builds
 from arena.tournament.config import TournamentConfig, parse_config
 from leaderboards.sprt import SprtError, SprtSettings
 
@@ -86,10 +87,11 @@ def head_to_head_config(
     other seat), or against copies of the baseline when ``fill`` is empty (then
     ``extra["table_size"]`` seats, default 3).
     ``extra`` holds further config keys (``time_control``, ``seed``, ``concurrency``, ``clock``,
-    ``sandbox``, ``strikes``, ``pin_cpus``...). Its name is ``test-`` and a hash of the config but its
-    seed and concurrency, so the same test run again with the same database resumes it (with the
-    seed it drew), and another test gets a tournament of its own. Command lines run in ``base``
-    (default: the current folder). Raises :class:`TournamentError`."""
+    ``sandbox``, ``strikes``, ``pin_cpus``...). Its name is ``test-`` and a hash of the config (but
+    its concurrency; its seed where one is given) and of the bots' files, so the same test run again
+    with the same database resumes it (with the seed it drew), and another test (another seed, or a
+    bot whose files changed) gets a tournament of its own. Command lines run in ``base`` (default:
+    the current folder). Raises :class:`TournamentError`."""
     keys = dict(extra or {})
     seats = int(keys.pop("table_size", 3))
     if fill:
@@ -115,7 +117,8 @@ def head_to_head_config(
     }
     if variant is not None:
         raw["variant"] = variant
-    what = {k: v for k, v in raw.items() if k not in ("seed", "concurrency", "pin_cpus")}
-    digest = hashlib.blake2b(json.dumps(what, sort_keys=True).encode(), digest_size=4)
-    raw["name"] = "test-" + digest.hexdigest()
-    return parse_config(raw, source="arena test", base=base or Path.cwd())
+    config = parse_config({**raw, "name": "test"}, source="arena test", base=base or Path.cwd())
+    what = {k: v for k, v in raw.items() if k not in ("concurrency", "pin_cpus")}
+    builds = {name: build.row.files_hash for name, build in current_builds(config).items()}
+    digest = hashlib.blake2b(json.dumps([what, builds], sort_keys=True).encode(), digest_size=4)
+    return replace(config, name="test-" + digest.hexdigest())

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import sys
 import statistics
 from fractions import Fraction
 from pathlib import Path
@@ -158,13 +159,30 @@ def test_the_head_to_head_config_pairs_with_fill_bots_and_else_plays_baseline_co
     def named(settings: SprtSettings, seed: int) -> str:
         return head_to_head_config("wongar", Entrant("greedy", 4), Entrant("random"), [], settings,
                                    max_deals=50, extra={"table_size": 4, "seed": seed}).name
-    assert named(RULE, 2) == config.name  # the same test, resumed whatever its seed
+    assert named(RULE, 1) == config.name  # the same test, resumed
+    assert named(RULE, 2) != config.name  # another seed given: a test of its own
     assert named(SprtSettings(0, 10), 1) != config.name  # another test
+    drawn = head_to_head_config("wongar", Entrant("greedy"), Entrant("random"),
+                                [Entrant("ismcts", 5), Entrant("random")], RULE, max_deals=5)
+    assert drawn.name == filled.name  # no seed given: resumed with the seed it drew
     assert parse_sprt("elo0=-2, elo1=3,alpha=0.1") == SprtSettings(-2, 3, 0.1, 0.05)
     with pytest.raises(TournamentError, match="elo0 is not a number"):
         parse_sprt("elo0=0;elo1=5")  # not split by commas
     with pytest.raises(TournamentError, match="must be below"):
         parse_sprt("elo0=5,elo1=5")
+
+
+def test_a_candidate_whose_files_changed_is_a_test_of_its_own(tmp_path: Path) -> None:
+    (tmp_path / "v2.py").write_text("from bots.random import main\nmain()\n")
+
+    def named() -> str:
+        return head_to_head_config("wongar", Entrant(f"{sys.executable} v2.py"), Entrant("random"), [], RULE,
+                                   max_deals=5, extra={"seed": 1}, base=tmp_path).name
+
+    first = named()
+    assert named() == first
+    (tmp_path / "v2.py").write_text("from bots.random import main\n\nmain()\n")
+    assert named() != first
 
 
 def test_a_gauntlet_stops_right_after_the_deciding_block(tmp_path: Path) -> None:
