@@ -183,10 +183,17 @@ def _take(store: Store, row: LeagueRow, folder: Path, content: str, guard: Calla
         say(f"submission {name}: refused: {exc}")
         return
     guard()
+    taken = submitted_root(store.path) / row.name / name
+    versions = [v for v in entrants(store, row.name) if v.bot == name]
+    if versions and not any(Path(v.entry.bot).resolve().is_relative_to(taken.resolve()) for v in versions):
+        reason = (f"{name} is an entrant the organiser added, not one taken from submissions: "
+                  "a submission cannot replace it")
+        _decide(store, row, name, content, None, reason, "")
+        say(f"submission {name}: refused: {reason}")
+        return
     owner = owner_folder(store, row.name, name)
-    copy = submitted_root(store.path) / row.name / name / content[:16]
-    added = [v for v in entrants(store, row.name)
-             if v.bot == name and v.entry.bot == str(copy / MANIFEST)]
+    copy = taken / content[:16]
+    added = [v for v in versions if v.entry.bot == str(copy / MANIFEST)]
     if added:  # accepted by a run stopped before it stored the verdict
         _decide(store, row, name, content, added[0].version, None, "")
         say(f"submission {name}: accepted as {label(added[0].key)}")

@@ -240,3 +240,16 @@ def test_a_submissions_folder_that_is_missing_or_a_file_is_refused(tmp_path: Pat
     assert code == 2 and "is a file" in out, out
     code, out = arena("league", "intake", "--db", str(db), "--submissions", str(tmp_path / "uploads"))
     assert code == 0, out
+
+
+def test_an_upload_named_after_an_entrant_the_organiser_added_is_refused(tmp_path: Path) -> None:
+    db = make_league(tmp_path)
+    r1 = tmp_path / "uploads" / "r1"
+    r1.mkdir()
+    (r1 / "bot.py").write_text("from bots.random import main\nmain()\n")
+    (r1 / "bot.toml").write_text('name = "r1"\ncommand = "python3 bot.py"\n')
+    look(db)
+    assert look(db) == ["submission r1: refused: r1 is an entrant the organiser added, not one taken "
+                        "from submissions: a submission cannot replace it"]
+    with Store(db) as store:
+        assert [(v.bot, v.version, v.active) for v in entrants(store, "dice")] == [("r1", 1, True), ("r2", 1, True)]
