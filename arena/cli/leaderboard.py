@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from arena.cli.common import console, user_errors
+from arena.cli.common import console, fail, user_errors
 from arena.cli.results import DEFAULT_DB, DbOpt, TournamentOpt, open_store
 from arena.league.book import league_name
 from arena.league.site import build_league_site
@@ -59,6 +59,10 @@ def leaderboard_command(
     """
     settings = RatingSettings(bootstrap_samples=samples, anchor=anchor, anchor_elo=anchor_elo)
     with open_store(db) as store, user_errors():
+        league = league_name(store) if tournament is None else None
+        if league is not None:
+            raise fail(f"{db} holds league {league!r}, a tournament per table: its ladder is "
+                       f"arena league ladder --db {db} (or name one table with --tournament)")
         board = private_board(stored_leaderboard(store, tournament, settings), include_commands=False)
     if output is BoardFormat.TABLE:
         console.print(render_table(board))

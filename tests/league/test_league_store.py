@@ -256,3 +256,9 @@ def test_a_tournament_stored_under_a_table_name_stops_the_league_before_it_takes
     assert f"{db} holds a tournament named 'spring#0', the name of league 'spring''s table 0" in out
     with Store(db) as store:
         assert tables(store, "spring") == [] and {e.bot for e in entrants(store, "spring")} == {"random", "greedy", "ismcts"}
+
+
+def test_the_leaderboard_of_a_league_database_points_to_its_ladder(db: Path) -> None:
+    code, out = arena("leaderboard", "--db", str(db))
+    assert code == 2
+    assert f"{db} holds league 'spring', a tournament per table: its ladder is arena league ladder --db {db}" in out
