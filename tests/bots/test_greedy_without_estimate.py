@@ -18,7 +18,7 @@ from bots.shared.match import Match
 
 #: Deals played, and the nodes (sampled states, each a playout of every action) a decision.
 DEALS = 24
-NODES = 32
+NODES = 8
 
 
 @pytest.fixture(scope="module")
@@ -31,11 +31,11 @@ def trick(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
 def test_greedy_judges_actions_by_playouts_and_beats_random(trick: ModuleType) -> None:
     game = trick.GAME
     assert not knows(game.name)
-    config = game.configure(3, "high")
+    config = game.configure(2, "high")
     greedy_places: list[int] = []
     values: set[float] = set()
     for deal in range(DEALS):
-        seat = deal % 3
+        seat = deal % 2
         choose = greedy_policy(Match(game, config, seat, random.Random(deal), NODES))
         state, rng = game.start(config, deal), random.Random(1000 + deal)
         while not state.is_over():
@@ -52,4 +52,4 @@ def test_greedy_judges_actions_by_playouts_and_beats_random(trick: ModuleType) -
         greedy_places.append(state.result().ranks[seat])
     assert values - {0.0}, "every action was judged worth nothing: greedy chose at random"
     firsts = greedy_places.count(1)
-    assert firsts > DEALS / 2, f"greedy first in {firsts} of {DEALS} deals against two random seats"
+    assert firsts >= DEALS * 3 / 4, f"greedy first in {firsts} of {DEALS} deals against a random seat"
