@@ -262,7 +262,8 @@ class _Match:
                 self._ended(replies, seat,
                             _Reply(0.0, fault=FaultKind.CRASH, detail=self._gone(seat, str(exc))), 0.0)
                 continue
-            sent[seat] = time.monotonic()
+            # Timed from the moment the act was handed to the socket: never less than the bot took.
+            sent[seat] = time.monotonic() if seq is None else book.handle.peer.asked_at
             deadline[seat] = sent[seat] + book.clock.limit * self.wall_factor
             if seq is None:
                 deadline[seat] = max(deadline[seat], sent[seat] + self.rejoin_grace)

@@ -462,6 +462,7 @@ class Hub:
         if peer.identity is None or peer.lost:
             raise PeerGone(f"{peer.label} is not connected")
         frame = encode(message)
+        handed = time.monotonic()  # before the frames leave: the peer cannot have them earlier
         try:
             # Two frames (the peer's routing id, then the message), without send_multipart's checks.
             self._socket.send(peer.identity, _NOBLOCK_MORE)
@@ -472,7 +473,7 @@ class Hub:
         if isinstance(message, (Act, Ping)):
             peer.awaiting = message.seq
             peer.answer = Action if isinstance(message, Act) else Pong
-            peer.asked_at = time.monotonic()
+            peer.asked_at = handed
             peer.decodes_left = DECODES_PER_REQUEST
         log.debug("→ %s %r", peer.label, message)
 

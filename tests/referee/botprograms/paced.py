@@ -10,7 +10,7 @@ sS      sleep S seconds (no CPU), then answer
 h       never answer this ``act``
 cS      sleep 0.1 s, then answer 8 ms of CPU after S seconds of CPU, sending a ``pong`` with the ``act``'s ``seq``
         12 and 2 ms before S, so that the referee is handling a frame, not idle, when S passes
-wS      answer at once, then spin for S seconds of elapsed time
+wS      answer at once, then spin until the next message is in (S seconds of elapsed time at most)
 x       answer at once, then stop this process (SIGSTOP): next to no CPU from then on
 aS      burn 0.2 s of CPU, answer, then burn S seconds of CPU and print ``burnt``
 
@@ -100,7 +100,7 @@ def main() -> None:
                 print("burnt", flush=True)
             if what == "w":
                 end = time.monotonic() + amount
-                while time.monotonic() < end:
+                while not socket.poll(0) and time.monotonic() < end:
                     pass
 
 
