@@ -16,7 +16,6 @@ from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy.optimize import minimize
 
 FloatArray = NDArray[np.float64]
 
@@ -47,6 +46,8 @@ def minimise(
     ``tolerance``, in at most ``max_iterations`` steps in all: trust-region steps, then, from within
     ``FINISH_WITHIN`` times the tolerance, Newton steps while each one shortens the gradient (a
     singular curvature, as without a prior, takes the least-norm step)."""
+    from scipy.optimize import minimize  # scipy loads with the first fit, not with the command line
+
     result = minimize(
         value,
         start,

@@ -18,14 +18,16 @@ import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy.sparse import csr_matrix
-from scipy.sparse.csgraph import connected_components
 
 from leaderboards.errors import LeaderboardError
 from leaderboards.newton import minimise
+
+if TYPE_CHECKING:
+    from scipy.sparse import csr_matrix
 
 FloatArray = NDArray[np.float64]
 IndexArray = NDArray[np.intp]
@@ -157,6 +159,8 @@ class PlackettLuceModel:
         games of each group and flattened row by row, every game weighted 1 (like
         :meth:`gradient_by_group`): ``(counts @ result).reshape(n_params, n_params)`` is the Hessian
         with every game of group ``b`` weighted ``counts[b]``."""
+        from scipy.sparse import csr_matrix  # scipy loads with the first fit, not with the command line
+
         n = self.n_params
         padded = np.append(params, 0.0)
         group_rows: list[IndexArray] = []
@@ -435,6 +439,9 @@ def _consistent_orders(sizes: Sequence[int]) -> IndexArray:
 
 def _components(n_items: int, finishes: Sequence[Finish]) -> IndexArray:
     """Connected-component label of every item (items are linked by sharing a game)."""
+    from scipy.sparse import csr_matrix  # scipy loads with the first fit, not with the command line
+    from scipy.sparse.csgraph import connected_components
+
     first = [finish.items[0] for finish in finishes for _ in finish.items[1:]]
     others = [item for finish in finishes for item in finish.items[1:]]
     links = csr_matrix(
