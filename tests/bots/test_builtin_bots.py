@@ -28,8 +28,19 @@ BUDGETS = {"ismcts": 4, "greedy": 1}
 SLACK = TimeControl.parse("5s")
 #: Seat order of the mixed tables: the first ``players`` of these play.
 TABLE = ("ismcts", "greedy", "random", "ismcts", "greedy", "random")
-SETUPS = [(setup.game, setup.config) for setup in every_setup()]
 SEED = 4100
+
+
+def _setups() -> list[object]:
+    """Every setup; beyond each variant's fewest players, in the ``slow`` tier."""
+    seen: set[tuple[str, str]] = set()
+    params: list[object] = []
+    for setup in every_setup():
+        variant = (setup.game.key, setup.config.variant)
+        marks = [pytest.mark.slow] if variant in seen else []
+        seen.add(variant)
+        params.append(pytest.param((setup.game, setup.config), id=setup.id, marks=marks))
+    return params
 
 
 @pytest.fixture(scope="module")
@@ -66,7 +77,7 @@ def _assert_clean(record: MatchRecord) -> None:
     assert not any(d.fallback for d in record.decisions)
 
 
-@pytest.mark.parametrize("setup", SETUPS, ids=[setup.id for setup in every_setup()])
+@pytest.mark.parametrize("setup", _setups())
 def test_every_builtin_finishes_a_match_of_every_setup(
     setup: tuple[Game, MatchConfig], seats: dict[str, list[BotHandle]]
 ) -> None:

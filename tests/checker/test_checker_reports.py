@@ -25,6 +25,9 @@ pytestmark = pytest.mark.usefixtures("working_sandbox")
 
 BOT = Path(__file__).with_name("checker_bot.py")
 runner = CliRunner()
+#: The clock of the bots that never answer: each silence lasts until the elapsed-time cap, which is
+#: ten times the move (and the grace), so a short move without grace keeps the check short.
+SILENT = "10ms~0ms"
 
 
 def check(mode: str, *extra: str, tc: str = "100ms") -> tuple[int, str]:
@@ -45,7 +48,7 @@ def test_a_refused_hello_is_reported_with_the_reason() -> None:
 
 
 def test_replies_with_a_wrong_seq_are_reported_as_dropped_with_the_seq_expected(tmp_path: Path) -> None:
-    status, output = check("wrong-seq", "--logs", str(tmp_path))
+    status, output = check("wrong-seq", "--logs", str(tmp_path), tc=SILENT)
     assert status == 1, output
     assert "replies dropped ×" in output
     carried = re.search(r"did not carry seq (\d+),", output)
@@ -128,7 +131,7 @@ def test_replies_over_the_move_time_fail_the_check_though_the_grace_accepts_them
 
 
 def test_copies_that_all_hang_void_the_match_and_fail_the_check() -> None:
-    status, output = check("mute", tc="20ms")
+    status, output = check("mute", tc=SILENT)
     assert status == 1, output
     assert "void matches ×1, first at match 1: " in output  # all cut off by the cap, or (busy) the referee held up
     assert "every seat here runs a copy of the bot" in output

@@ -29,12 +29,15 @@ def test_recorded_matches_follow_the_schema(tmp_path: Path) -> None:
     """A clean Wongar match, and a Waroong match with a seat whose replies are all dropped (an
     untrusted bot: its deal is keyed, and the record says how)."""
     setups = [
-        ["wongar", "-b", "random", "-b", "greedy", "-b", "random", "--variant", "initiated"],
-        ["waroong", "-b", "random", "-b", "random", "-b", f"{sys.executable} {BOT} wrong-seq"],
+        ["wongar", "-b", "random", "-b", "greedy", "-b", "random", "--variant", "initiated", "--tc", "100ms"],
+        # Each of its silences lasts until the elapsed-time cap: a short move without grace keeps
+        # them short.
+        ["waroong", "-b", "random", "-b", "random", "-b", f"{sys.executable} {BOT} wrong-seq",
+         "--tc", "20ms~0ms"],
     ]
     for number, setup in enumerate(setups):
         out = tmp_path / f"{number}.json"
-        result = runner.invoke(app, ["play", *setup, "--seed", "4", "--tc", "100ms", "--record", str(out)])
+        result = runner.invoke(app, ["play", *setup, "--seed", "4", "--record", str(out)])
         assert result.exit_code == 0, result.output
         record = json.loads(out.read_text(encoding="utf-8"))
         assert violations(record, SCHEMA, SCHEMA) == []

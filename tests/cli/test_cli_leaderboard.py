@@ -186,7 +186,7 @@ def test_the_built_in_ladder_ranks_its_three_bots_with_finite_intervals(tmp_path
     assert all(s["flags"] == [] and s["faults"] == 0 for s in standings)
 
 
-@pytest.mark.parametrize("columns", [60, 80])
+@pytest.mark.parametrize("columns", [60, pytest.param(80, marks=pytest.mark.slow)])  # 60 is the harder
 def test_tables_stay_readable_on_a_narrow_terminal(league: Path, columns: int) -> None:
     """Every table fits the width without cutting an id, a name or a number short ('…')."""
     db = str(league / "league.db")

@@ -21,8 +21,8 @@ BUSY = 2.0
 
 class SlowLog(logging.Handler):
     """Holds the referee for :data:`BUSY` seconds as it logs the ``pong`` ``peer`` sends just
-    before its reply, when the reply was taken off the socket with it (it waits in the queue,
-    stamped); ``held`` says, for each such ``pong`` in turn, whether it held the referee."""
+    before its reply, the first time the reply was taken off the socket with it (it waits in the
+    queue, stamped); ``held`` says, for each such ``pong`` in turn, whether it held the referee."""
 
     def __init__(self, peer: Peer) -> None:
         super().__init__()
@@ -33,9 +33,9 @@ class SlowLog(logging.Handler):
         args = record.args
         if not isinstance(args, tuple) or "dropped" not in str(record.msg) or args[2] != self.peer.label:
             return
-        both_taken = DECODES_PER_REQUEST - self.peer.decodes_left == 2
-        self.held.append(both_taken)
-        if both_taken:
+        hold = DECODES_PER_REQUEST - self.peer.decodes_left == 2 and not any(self.held)
+        self.held.append(hold)
+        if hold:
             time.sleep(BUSY)  # in the referee's own thread: it is busy all that time
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from tournament_league import run_arena
 
 from arena.store.db import Store
@@ -32,6 +33,7 @@ bot = "random"
 """
 
 
+@pytest.mark.slow  # a whole tournament through the command line
 def test_names_that_are_no_file_names_play_and_are_stored(tmp_path: Path) -> None:
     (tmp_path / "names.toml").write_text(CONFIG, encoding="utf-8")
     done = run_arena("tournament", "run", "names.toml", "--db", "n.db", cwd=tmp_path)
