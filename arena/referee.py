@@ -24,6 +24,7 @@ from pathlib import Path
 from arena import __version__
 from arena.clock import ClockRule, SeatClock, TimeControl, TimeControlError, note_wall_clock
 from arena.errors import ArenaError
+from arena.gamefault import GameFailure, failure_text, raised_by_game
 from arena.handle import HANDSHAKE_TIMEOUT, BotHandle, close_all, unaccounted
 from arena.hostfault import HostWatch
 from arena.manifest import BotSpec
@@ -556,6 +557,8 @@ def play_match(
 
     The game completes unless the host is at fault (see :mod:`arena.hostfault`): then the record
     is void (:attr:`MatchRecord.void` says why), the bots are told nothing and should be closed.
+    Or unless the game's own code raises: a :class:`~arena.gamefault.GameFailure` says what and
+    where in one line (the bots are told nothing and should be closed).
     Every handle must be on the same hub (which must not be used by another thread meanwhile).
     Seats whose bot is not alive at the start are recorded with a ``start`` fault and forfeited.
     ``on_decision`` sees the state after each applied decision (for display). ``clock`` says what
@@ -573,12 +576,17 @@ def play_match(
     if len({id(h.peer) for h in seats}) != len(seats):
         raise RefereeError("one bot connection cannot play two seats of a match")
     started = time.monotonic()
-    match = _Match(game, config, seed, seats, time_control, fault_policy,
-                   match_id or new_match_id(), clock, rejoin_grace, cpus)
-    match.begin()
-    while not match.state.is_over() and match.void is None:
-        match.decide(match.state.to_move(), on_decision)
-    return match.finish(started)
+    try:
+        match = _Match(game, config, seed, seats, time_control, fault_policy,
+                       match_id or new_match_id(), clock, rejoin_grace, cpus)
+        match.begin()
+        while not match.state.is_over() and match.void is None:
+            match.decide(match.state.to_move(), on_decision)
+        return match.finish(started)
+    except Exception as exc:
+        if not raised_by_game(exc):
+            raise
+        raise GameFailure(f"{game.key}: the game {failure_text(exc)}") from exc
 
 
 def run_match(

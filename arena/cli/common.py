@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.text import Text
 
 from arena.errors import ArenaError
+from arena.gamefault import GameFailure
 from arena.inert import terminal
 from engine.core import EngineError
 from leaderboards.errors import LeaderboardError
@@ -50,8 +51,11 @@ def inert(text: str) -> Text:
 
 @contextmanager
 def user_errors() -> Iterator[None]:
-    """Turn the domain errors a user can cause into a message on stderr and exit status 2."""
+    """Turn the domain errors a user can cause into a message on stderr and exit status 2 (1 where
+    a game's own code failed)."""
     try:
         yield
+    except GameFailure as exc:
+        raise fail(str(exc), code=1) from None
     except (ArenaError, EngineError, LeaderboardError) as exc:
         raise fail(str(exc)) from None

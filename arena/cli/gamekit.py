@@ -14,7 +14,8 @@ from rich.text import Text
 from arena.cli.common import SEED_MAX, console, fail, say, user_errors
 from arena.cli.play import parse_knobs
 from arena.errors import ArenaError
-from arena.gamekit.checks import CheckReport, failure_text, run_checks
+from arena.gamefault import failure_text
+from arena.gamekit.checks import CheckReport, run_checks
 from arena.gamekit.playthrough import (
     difference,
     file_name,

@@ -11,12 +11,12 @@ from __future__ import annotations
 import json
 import random
 import time
-import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import msgpack
 
+from arena.gamefault import failure_text
 from arena.gamekit.elsewhere import fingerprint, fingerprints_elsewhere
 from arena.gamekit.setups import Setup, game_setups, play_out, random_decision
 from engine.core import ConfigError, Game, IllegalAction, State, Wire, WireMap, replay
@@ -362,15 +362,6 @@ class CheckReport:
     def passed(self) -> bool:
         """Whether every check passed on every setup."""
         return not self.failures
-
-
-def failure_text(exc: BaseException) -> str:
-    """What went wrong, in one line: an assertion's message, or what the game raised and where."""
-    if isinstance(exc, AssertionError):
-        return str(exc) or "an assertion failed"
-    frames = traceback.extract_tb(exc.__traceback__)
-    where = f" (at {frames[-1].filename}:{frames[-1].lineno})" if frames else ""
-    return f"raised {type(exc).__name__}: {exc}{where}"
 
 
 def run_checks(game: Game, seeds: Sequence[int], checks: Sequence[Check] = CHECKS) -> CheckReport:

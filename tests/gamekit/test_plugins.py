@@ -143,6 +143,11 @@ def test_a_game_that_crashes_is_reported_in_one_line_not_a_traceback(tmp_path: P
     written = arena(env, "game", "playthrough", "crash_card")
     assert written.returncode == 1 and "Traceback" not in written.stderr, written.stderr
     assert written.stderr.startswith("error: crash_card@1: the game raised KeyError: 'no such card' (at ")
+    # A match the game cannot go on with stops in one line too (the game's fault, status 1).
+    played = arena(env, "play", "crash_card", "-b", "random", "-b", "random", "-b", "random")
+    assert played.returncode == 1 and "Traceback" not in played.stderr, played.stderr
+    assert "error: crash_card@1: the game raised KeyError: 'no such card' (at " in played.stderr
+    assert "crash_card.py:7)" in played.stderr
 
 
 def test_an_installed_game_names_its_package_as_its_reference(site: Path) -> None:
