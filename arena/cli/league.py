@@ -31,12 +31,14 @@ from arena.league.run import play_league
 from arena.league.site import league_board
 from arena.league.submissions import SEEN, Submission, intake, submissions
 from arena.site.build import private_board
+from arena.manifest import builtin_bots
 from arena.store.db import Store
 from arena.tournament import TournamentError
 from arena.tournament.config import BotEntry
 from arena.tournament.plan import default_concurrency
 from arena.tournament.late import late_entry
 from arena.tournament.scratch import runner_scratch
+from arena.tournament.startcheck import start_failures, start_refusal
 from leaderboards.render_json import render_json
 from leaderboards.render_html import render_html
 from leaderboards.render_markdown import render_markdown
@@ -73,12 +75,26 @@ SubmissionsOpt = Annotated[
 TrustedOpt = Annotated[
     bool, typer.Option("--trusted", help="The organiser's own bot: it may run unsandboxed.")
 ]
+CheckOpt = Annotated[bool, typer.Option(
+    "--check/--no-check",
+    help="Start each bot here first, as the league will, and store nothing if one cannot start "
+         "(--no-check: for a bot that starts only on the cluster's machines).")]
 
 
 def _existing(db: Path) -> Store:
     if not db.exists():
         raise fail(f"{db}: no results database here (give --db PATH)")
     return open_store(db)
+
+
+def _require_start(entries: list[BotEntry], check: bool) -> None:
+    """With ``check``, exit 2 naming each bot of ``entries`` (built-in and remote bots aside) that
+    cannot start here, in its sandbox unless trusted: the league would stop at its first table."""
+    own = [entry for entry in entries if entry.bot not in builtin_bots() and not entry.remote]
+    failures = start_failures(own) if check and own else {}
+    if failures:
+        raise fail(f"{start_refusal(failures)}. Nothing was stored: fix the bot, or give --no-check "
+                   "if it starts only on the cluster's machines")
 
 
 def _entry(name: str, bot: str, nodes: int | None, trusted: bool, command: str) -> BotEntry:
@@ -92,6 +108,7 @@ def _entry(name: str, bot: str, nodes: int | None, trusted: bool, command: str) 
 def init_command(
     config: Annotated[Path, typer.Argument(help="The league config (TOML).", show_default=False)],
     db: DbOpt = DEFAULT_DB,
+    check: CheckOpt = True,
 ) -> None:
     """Store a new league and its first entrants (version 1 each); nothing is played yet.
 
@@ -101,6 +118,7 @@ def init_command(
     """
     with user_errors():
         parsed = load_league_config(config)
+    _require_start(list(parsed.template.bots), check)
     with open_store(db, must_exist=False) as store, user_errors():
         create_league(store, parsed)
     say(f"league {parsed.name} created in {db} with {len(parsed.template.bots)} bots; "
@@ -109,7 +127,7 @@ def init_command(
 
 @league_app.command("add")
 def add_command(name: NameArg, bot: BotArg, db: DbOpt = DEFAULT_DB, league_name: LeagueOpt = None,
-                nodes: NodesOpt = None, trusted: TrustedOpt = False) -> None:
+                nodes: NodesOpt = None, trusted: TrustedOpt = False, check: CheckOpt = True) -> None:
     """Add a new bot to the league (version 1); it plays its first tables at once.
 
     \b
@@ -117,16 +135,20 @@ def add_command(name: NameArg, bot: BotArg, db: DbOpt = DEFAULT_DB, league_name:
       arena league add alice "python3 alice.py" --db league.db
       arena league add deep ismcts --nodes 200 --db league.db
     """
-    with _existing(db) as store, user_errors():
-        key = add_entrant(store, league(store, league_name),
-                          _entry(name, bot, nodes, trusted, "add"))
+    with _existing(db) as store:
+        with user_errors():
+            row = league(store, league_name)
+            entry = _entry(name, bot, nodes, trusted, "add")
+        _require_start([entry], check)
+        with user_errors():
+            key = add_entrant(store, row, entry)
     say(f"added {label(key)}")
 
 
 @league_app.command("update")
 def update_command(name: NameArg, bot: BotArg, db: DbOpt = DEFAULT_DB,
                    league_name: LeagueOpt = None, nodes: NodesOpt = None,
-                   trusted: TrustedOpt = False) -> None:
+                   trusted: TrustedOpt = False, check: CheckOpt = True) -> None:
     """Submit a new version of a bot: the version before is retired (it keeps its games and its
     history) and the new one is rated on its own.
 
@@ -134,9 +156,13 @@ def update_command(name: NameArg, bot: BotArg, db: DbOpt = DEFAULT_DB,
     Examples:
       arena league update alice "python3 alice2.py" --db league.db
     """
-    with _existing(db) as store, user_errors():
-        key = update_entrant(store, league(store, league_name),
-                             _entry(name, bot, nodes, trusted, "update"))
+    with _existing(db) as store:
+        with user_errors():
+            row = league(store, league_name)
+            entry = _entry(name, bot, nodes, trusted, "update")
+        _require_start([entry], check)
+        with user_errors():
+            key = update_entrant(store, row, entry)
     say(f"added {label(key)}" + (f"; {label((key[0], key[1] - 1))} retired"))
 
 

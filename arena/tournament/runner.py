@@ -36,6 +36,7 @@ from arena.tournament.executors import Executor
 from arena.tournament.jobs import JobDone, MatchJob
 from arena.tournament.schedule import Schedule, build_schedule, repeated_deals, stored_results
 from arena.tournament.sprt import SprtMonitor, TestResult
+from arena.tournament.startcheck import start_refusal
 
 #: Seconds the runner waits for an outcome before refreshing the display.
 TICK = 0.25
@@ -109,10 +110,7 @@ def register(
     stored = store.stored_ids(config.name)
     failures = {} if stored >= {g.id for g in schedule} else executor.start_failures(config.bots)
     if failures:
-        raise TournamentError(
-            "; ".join(f"bot {n!r} cannot start: {_one_line(why)}" for n, why in failures.items())
-            + ". Nothing was played: fix the bot, then run again"
-        )
+        raise TournamentError(f"{start_refusal(failures)}. Nothing was played: fix the bot, then run again")
     store.add_tournament(
         config.name, config.fingerprint(), config.to_plain(), [b.row for b in now.values()]
     )
@@ -318,8 +316,3 @@ def _store_void(store: Store, tournament: str, game_id: str, record: MatchRecord
         raise TournamentError(
             f"{exc}. Make room, then play the rest with: arena tournament resume --db {store.path}"
         ) from None
-
-
-def _one_line(text: str) -> str:
-    """``text`` (a start failure, with the end of a bot's output) on one line."""
-    return " ".join(line.strip() for line in text.splitlines() if line.strip())

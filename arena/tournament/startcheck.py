@@ -8,7 +8,7 @@ meets no deal), and closed.
 from __future__ import annotations
 
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from arena import __version__
@@ -43,3 +43,13 @@ def start_failures(entries: Sequence[BotEntry]) -> dict[str, str]:
             finally:
                 close_all(handles)
     return failures
+
+
+def start_refusal(failures: Mapping[str, str]) -> str:
+    """One line naming each bot of ``failures`` (from :func:`start_failures`) and why it cannot start."""
+    return "; ".join(f"bot {name!r} cannot start: {one_line(why)}" for name, why in failures.items())
+
+
+def one_line(text: str) -> str:
+    """``text`` (a start failure, with the end of a bot's output) on one line."""
+    return " ".join(line.strip() for line in text.splitlines() if line.strip())

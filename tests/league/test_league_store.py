@@ -5,6 +5,7 @@ nothing changed; versions, retirement and the table template behave as documente
 from __future__ import annotations
 
 import sqlite3
+import sys
 from pathlib import Path
 
 import pytest
@@ -163,6 +164,24 @@ def test_bad_entrant_commands_fail_in_one_line_and_change_nothing(
     code, out = arena("league", *args, "--db", str(db))
     assert code == 2 and out.startswith("error:") and message in out
     assert versions(db) == before
+
+
+def test_a_bot_that_cannot_start_is_refused_before_anything_is_stored(db: Path, tmp_path: Path) -> None:
+    """The league would stop at the bot's first table: init, add and update start it first."""
+    broken = f"{sys.executable} {tmp_path / 'missing.py'}"
+    before = versions(db)
+    for verb, name in (("add", "broken"), ("update", "greedy")):
+        code, out = arena("league", verb, name, broken, "--trusted", "--db", str(db))
+        assert code == 2 and out.startswith(f"error: bot '{name}' cannot start: "), out
+        assert "Nothing was stored: fix the bot, or give --no-check" in out
+    assert versions(db) == before
+    config = tmp_path / "broken.toml"
+    config.write_text(CONFIG.format(extra="") + f'[[bots]]\nname = "broken"\nbot = "{broken}"\ntrusted = true\n')
+    code, out = arena("league", "init", str(config), "--db", str(tmp_path / "new.db"))
+    assert code == 2 and "bot 'broken' cannot start: " in out and not (tmp_path / "new.db").exists()
+    # Where only the cluster's machines can start it, the organiser says so.
+    code, out = arena("league", "add", "broken", broken, "--trusted", "--no-check", "--db", str(db))
+    assert (code, out) == (0, "added broken@1")
 
 
 def test_retiring_twice_and_running_short_of_bots_are_refused(db: Path) -> None:
