@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Annotated
@@ -26,6 +27,7 @@ from arena.league.book import (
 )
 from arena.league.config import SETTLE_SECONDS, Intake, LeagueError, label, load_league_config
 from arena.league.fit import PROVISIONAL_SD, league_games, league_outcomes
+from arena.league.matchmaking import EntrantKey
 from arena.league.owners import owner_folder, owner_token
 from arena.league.run import play_league
 from arena.league.site import league_board
@@ -98,10 +100,23 @@ def _require_start(entries: list[BotEntry], check: bool) -> None:
 
 
 def _entry(name: str, bot: str, nodes: int | None, trusted: bool, command: str) -> BotEntry:
+    """The entry ``league add`` or ``update`` was given; exit 2 if it does not resolve here."""
     try:
         return late_entry(bot, name, nodes, trusted, Path.cwd())
     except TournamentError as exc:
-        raise LeagueError(f"league {command}: {str(exc).removeprefix('add-bot: ')}") from None
+        raise fail(f"league {command}: {str(exc).removeprefix('add-bot: ')}") from None
+
+
+def _store_entrant(store_it: Callable[[Store, LeagueRow, BotEntry], EntrantKey], db: Path,
+                   league_name: str | None, entry: BotEntry, check: bool) -> EntrantKey:
+    """Store ``entry`` in the league of ``db`` with ``store_it`` (adding or updating), once it
+    has started here (with ``check``)."""
+    with _existing(db) as store:
+        with user_errors():
+            row = league(store, league_name)
+        _require_start([entry], check)
+        with user_errors():
+            return store_it(store, row, entry)
 
 
 @league_app.command("init")
@@ -135,13 +150,7 @@ def add_command(name: NameArg, bot: BotArg, db: DbOpt = DEFAULT_DB, league_name:
       arena league add alice "python3 alice.py" --db league.db
       arena league add deep ismcts --nodes 200 --db league.db
     """
-    with _existing(db) as store:
-        with user_errors():
-            row = league(store, league_name)
-            entry = _entry(name, bot, nodes, trusted, "add")
-        _require_start([entry], check)
-        with user_errors():
-            key = add_entrant(store, row, entry)
+    key = _store_entrant(add_entrant, db, league_name, _entry(name, bot, nodes, trusted, "add"), check)
     say(f"added {label(key)}")
 
 
@@ -156,13 +165,7 @@ def update_command(name: NameArg, bot: BotArg, db: DbOpt = DEFAULT_DB,
     Examples:
       arena league update alice "python3 alice2.py" --db league.db
     """
-    with _existing(db) as store:
-        with user_errors():
-            row = league(store, league_name)
-            entry = _entry(name, bot, nodes, trusted, "update")
-        _require_start([entry], check)
-        with user_errors():
-            key = update_entrant(store, row, entry)
+    key = _store_entrant(update_entrant, db, league_name, _entry(name, bot, nodes, trusted, "update"), check)
     say(f"added {label(key)}" + (f"; {label((key[0], key[1] - 1))} retired"))
 
 
