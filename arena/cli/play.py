@@ -204,6 +204,8 @@ def play_command(
 
                 result = run_match(chosen, config, dealing.engine_seed(seed), specs, control, policy,
                                    log_dir=logs, on_decision=show, limits=limits, clock=rule)
+            if not console.is_terminal:  # a live display not on a terminal ends mid-line
+                console.line()
         else:
             result = run_match(chosen, config, dealing.engine_seed(seed), specs, control, policy,
                                log_dir=logs, limits=limits, clock=rule)

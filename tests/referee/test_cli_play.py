@@ -42,6 +42,8 @@ def test_watch_shows_the_board(first_game: Game) -> None:
     # off a terminal the live view leaves its last frame: scores, the final decision, the board
     assert re.search(r"decision \d+: seat \d \(random\): .+ \(\d+ ms\)", result.output), result.output
     assert "place now" in result.output and "next: game over" in result.output
+    # and the result table starts on a line of its own, not after the board's last border
+    assert all(line.rstrip().endswith("╯") for line in result.output.splitlines() if "╰" in line), result.output
 
 
 @pytest.mark.parametrize(
