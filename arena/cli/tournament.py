@@ -446,7 +446,7 @@ def status_command(db: DbOpt = DEFAULT_DB, tournament: TournamentOpt = None) -> 
             f"{schedule.formed} formed")
     if sprt is not None:
         say(sprt.describe() + (": stopped early" if decided and missing else ""))
-    table = Table(Column("bot", overflow="fold"), "games", "avg rank", "wins", "faults", title="standings")
+    table = Table(Column("bot", overflow="fold"), "games", "place", "wins", "faults", title="standings")
     for bot, standing in tally.ordered():
         table.add_row(inert(bot), str(standing.games), f"{standing.average_rank:.2f}",
                       str(standing.wins), str(standing.flagged))

@@ -73,7 +73,7 @@ class Tally:
         return self.faults + self.forfeits
 
     def ordered(self) -> list[tuple[str, Standing]]:
-        """Standings, best average rank first."""
+        """Standings, best average place first."""
         return sorted(self.standings.items(), key=lambda item: (item[1].average_rank, item[0]))
 
 
@@ -143,7 +143,7 @@ class Display:
         self.console.print(Text(terminal(message)))
 
     def _render(self) -> Group:
-        table = Table(Column("bot", overflow="fold"), "games", "avg rank", "wins", "avg score", "faults",
+        table = Table(Column("bot", overflow="fold"), "games", "place", "wins", "avg score", "faults",
                       title="standings")
         for bot, row in self.tally.ordered():
             table.add_row(
