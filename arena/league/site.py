@@ -6,6 +6,7 @@ as a tournament's wait for every seating of a deal)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import cast
 
@@ -40,7 +41,8 @@ def build_league_site(store: Store, out: Path, name: str | None = None,
     (see :func:`arena.site.build.write_site`), from one snapshot of the store."""
     with store.snapshot():
         row = league(store, name)
-        by_table = [(t, store.games(t.tournament)) for t in tables(store, row.name)]
+        by_table = [(t, [numbered(g, t.number) for g in store.games(t.tournament)])
+                    for t in tables(store, row.name)]
         everything = [game for _, games in by_table for game in games]
         rows = {b.name: b for t, _ in by_table for b in store.bots(t.tournament)}
         board = (private_board(league_board(row, everything, settings), include_commands)
@@ -49,3 +51,9 @@ def build_league_site(store: Store, out: Path, name: str | None = None,
                 for g in games}
     bots = public_bots([rows[n] for n in sorted(rows)], include_commands)
     return write_site(out, row.name, everything, bots, board, withheld)
+
+
+def numbered(game: StoredGame, table: int) -> StoredGame:
+    """``game`` of a league table placed at that table's number (each table is a tournament of
+    its own, whose games all sit at its table 0), so that games are numbered across the league."""
+    return replace(game, placement=replace(game.placement, table=table))

@@ -20,14 +20,15 @@ from typing import Any
 from arena.errors import ArenaError
 from arena.live.files import SUFFIX, LiveGame, live_folder, read_live
 from arena.live.heartbeat import runner_status
-from arena.league.book import latest_ratings, league, league_game_ids, league_name
+from arena.league.book import latest_ratings, league, league_game_ids, league_name, tables
 from arena.league.config import label
 from arena.league.fit import PROVISIONAL_SD
+from arena.league.site import numbered
 from arena.rating_input import stored_leaderboard
 from arena.site.build import game_summary, replay_files, withheld_replays
 from arena.site.frames import game_private_keys, split_views
 from arena.site.viewers import Viewer
-from arena.store.db import Placement, Store
+from arena.store.db import Placement, Store, StoredGame
 from arena.tournament.config import config_from_plain
 from arena.tournament.display import Tally
 from arena.tournament.schedule import build_schedule
@@ -76,6 +77,7 @@ class Watch:
         self._finished: list[tuple[float, dict[str, Any]]] = []  # (stored at, result card)
         self._placements: list[Placement] = []
         self._where: dict[str, str] = {}  # game id → its tournament
+        self._tables: dict[str, int] = {}  # a league table's tournament → the table's number
         self._withheld: set[str] = set()  # stored games whose replay waits
 
     def snapshot(self) -> dict[str, Any]:
@@ -123,6 +125,7 @@ class Watch:
         """The league ``name``: every stored game of its tables (a table's replays wait until it
         is whole), and its ladder from its latest rating fit, provisional ratings marked."""
         row = league(store, name)
+        self._tables = {table.tournament: table.number for table in tables(store, name)}
         stored = league_game_ids(store, name)
         self._take(store, f"league {name}", 0, stored)
         per_table = Counter(tournament for tournament, _ in stored)
@@ -144,13 +147,19 @@ class Watch:
         for tournament, game_id in sorted(stored):
             if game_id in self._counted:
                 continue
-            game = store.game(game_id, tournament)
+            game = self._stored(store, game_id, tournament)
             self._tally.add(game.record)
             self._counted.add(game_id)
             self._where[game_id] = tournament
             self._placements.append(game.placement)
             self._finished.append((game.finished, game_summary(game)))
         self._finished.sort(key=lambda f: (-f[0], f[1]["id"]))
+
+    def _stored(self, store: Store, game_id: str, tournament: str) -> StoredGame:
+        """Stored game ``game_id`` of ``tournament``, numbered across the league if a league's."""
+        game = store.game(game_id, tournament)
+        table = self._tables.get(tournament)
+        return game if table is None else numbered(game, table)
 
     def _show(self, view: dict[str, Any], name: str, game: str, variant: str | None, scheduled: int) -> None:
         """The view's progress, result cards and standings from what :meth:`_take` counted."""
@@ -175,7 +184,7 @@ class Watch:
             tournament = self._where[game_id]
             try:
                 with Store(self.db) as store:
-                    return replay_files(store.game(game_id, tournament), number, tournament, viewers)
+                    return replay_files(self._stored(store, game_id, tournament), number, tournament, viewers)
             except (ArenaError, LeaderboardError):
                 return None
 

@@ -73,6 +73,9 @@ def test_a_parallel_league_killed_mid_run_completes_its_tables_then_goes_on(tmp_
     view = Watch(db).snapshot()
     assert view["tournament"] == "league spring" and view["stored"] == 3 * len(decided)
     assert view["finished"] and all(card["replay"] for card in view["finished"])
+    # Each table is a tournament of its own: its games are numbered by the league's table.
+    numbers = [(card["table"], card["deal"], card["rotation"]) for card in view["finished"]]
+    assert len(set(numbers)) == len(numbers) and {n[0] for n in numbers} <= {t.number for t in decided}
     ladder = view["leaderboard"]
     latest = {f"{r.bot}@{r.version}": r for r in history if r.tables == len(decided) and r.exact}
     assert [row["bot"] for row in ladder] == sorted(latest, key=lambda b: -latest[b].elo)
@@ -81,4 +84,6 @@ def test_a_parallel_league_killed_mid_run_completes_its_tables_then_goes_on(tmp_
     out = arena(tmp_path, "publish", "--db", "l.db", "--out", "site")
     assert f"published {3 * len(decided)} games of 4 bots" in out
     assert len(list((tmp_path / "site" / "games").glob("*.html"))) == 3 * len(decided)
+    listed = (tmp_path / "site" / "games.html").read_text()
+    assert all(f"<td>{t.number + 1}.1.{r + 1}</td>" in listed for t in decided for r in range(3))
     assert "ismcts@1" in (tmp_path / "site" / "index.html").read_text()

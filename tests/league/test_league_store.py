@@ -17,18 +17,22 @@ from arena.league.book import (
     RatingRow,
     TableRow,
     add_ratings,
+    add_table,
     entrants,
     league,
     ratings_history,
     tables,
 )
-from arena.league.config import load_league_config, table_config, unlabel
+from arena.league.config import label, load_league_config, table_config, table_name, unlabel
 from arena.league.run import league_state
+from arena.league.site import build_league_site
+from arena.live.watch import Watch
 from arena.store.db import BotRow, Placement, Store
 from arena.store.migrations import MIGRATIONS
 from arena.tournament.config import BotEntry
 from arena.tournament.schedule import build_schedule
 from arena.record import MatchRecord
+from tests.site.site_league import play
 
 runner = CliRunner()
 
@@ -281,3 +285,25 @@ def test_the_leaderboard_of_a_league_database_points_to_its_ladder(db: Path) -> 
     code, out = arena("leaderboard", "--db", str(db))
     assert code == 2
     assert f"{db} holds league 'spring', a tournament per table: its ladder is arena league ladder --db {db}" in out
+
+
+def test_a_leagues_games_are_numbered_by_its_tables_on_the_site_and_the_live_page(
+    db: Path, tmp_path: Path
+) -> None:
+    """Each table is a tournament of its own, whose games all sit at its table 0."""
+    with Store(db) as store:
+        seats = tuple(v.key for v in entrants(store, "spring"))
+        bots = tuple(label(key) for key in seats)
+        for number in range(2):
+            tournament = table_name("spring", number)
+            add_table(store, "spring", TableRow(number, tournament, seats, "placement"))
+            store.add_tournament(tournament, "f", {"n": number}, [BotRow(b, "1", ("x",), "h") for b in bots])
+            for rotation in range(3):
+                record = play("waroong", "five-stars", 10 * number, bots[rotation:] + bots[:rotation])
+                store.add_game(tournament, Placement(f"g{number}r{rotation}", 0, 0, 0, rotation), record)
+        build_league_site(store, tmp_path / "site")
+    listed = (tmp_path / "site" / "games.html").read_text(encoding="utf-8")
+    assert all(f"<td>{n + 1}.1.{r + 1}</td>" in listed for n in range(2) for r in range(3)), listed
+    cards = Watch(db).snapshot()["finished"]
+    assert sorted((c["id"], c["table"], c["rotation"]) for c in cards) == [
+        (f"g{n}r{r}", n, r) for n in range(2) for r in range(3)]
