@@ -29,8 +29,8 @@ TABLE = ("ismcts", "greedy", "random")
 BUDGETS = {"ismcts": 6, "greedy": 2}
 #: A clock no node-budgeted search comes near: only the budget decides how much a bot thinks.
 SLACK = TimeControl.parse("5s")
-#: Every game; Wongar's long matches (about 100 searches a seat) in the ``slow`` tier.
-GAMES = [pytest.param(game, id=game.key, marks=[pytest.mark.slow] if game.name == "wongar" else [])
+#: Every game; all but Waroong Wars (the quickest to play) in the ``slow`` tier.
+GAMES = [pytest.param(game, id=game.key, marks=[] if game.name == "waroong" else [pytest.mark.slow])
          for game in games().values()]
 
 

@@ -1,6 +1,6 @@
 """How long the fuzzers run: a short run by default, a long one under ``pytest -m slow``.
 
-``ARENA_FUZZ_EXAMPLES`` overrides the short run's number of examples per property (50) and
+``ARENA_FUZZ_EXAMPLES`` overrides the short run's number of examples per property (25) and
 ``ARENA_FUZZ_EXAMPLES_LONG`` the long run's (1500).
 """
 
@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 
 from hypothesis import HealthCheck, settings
 
-SHORT = int(os.environ.get("ARENA_FUZZ_EXAMPLES", "50"))
+SHORT = int(os.environ.get("ARENA_FUZZ_EXAMPLES", "25"))
 LONG = int(os.environ.get("ARENA_FUZZ_EXAMPLES_LONG", "1500"))
 
 F = TypeVar("F", bound=Callable[..., Any])
