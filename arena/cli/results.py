@@ -63,9 +63,12 @@ def games_root(
 
 
 def open_store(db: Path, must_exist: bool = True) -> Store:
-    """Open the results database; a missing file or a bad one exits 2 with a message."""
+    """Open the results database; a missing file or a bad one exits 2 with a message (as does an
+    empty file where the database must exist: it is left as it is, not made a store)."""
     if must_exist and not db.exists():
         raise fail(f"{db}: no results database here (give --db PATH)")
+    if must_exist and db.is_file() and db.stat().st_size == 0:
+        raise fail(f"{db}: an empty file, not a results database (give --db PATH)")
     with user_errors():
         return Store(db)
 
