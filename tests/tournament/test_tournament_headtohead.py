@@ -185,6 +185,7 @@ def test_a_candidate_whose_files_changed_is_a_test_of_its_own(tmp_path: Path) ->
     assert named() != first
 
 
+@pytest.mark.slow  # plays blocks of Wongar games until the test decides
 def test_a_gauntlet_stops_right_after_the_deciding_block(tmp_path: Path) -> None:
     """Eleven stored blocks the candidate won outright (LLR 2.71 at elo1 = 100, under the bound
     2.94): with one match slot the runner plays one block at a time and stops as soon as the test
