@@ -11,7 +11,8 @@ from pathlib import Path
 from arena.errors import ArenaError
 
 #: Folders of Arena's own code: an exception raised there is a fault of Arena, not of a game.
-ARENA_CODE = tuple(str(Path(__file__).parents[1] / package) + "/" for package in ("arena", "protocols"))
+ARENA_CODE = tuple(str(Path(__file__).resolve().parents[1] / package) + "/"
+                   for package in ("arena", "protocols"))
 #: The standard library's folder: its frames are skipped when telling whose code raised.
 STDLIB = str(Path(sysconfig.get_paths()["stdlib"]).resolve()) + "/"
 #: Where installed packages go, which may lie inside :data:`STDLIB`: their frames are not skipped.

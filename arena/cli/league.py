@@ -83,12 +83,6 @@ CheckOpt = Annotated[bool, typer.Option(
          "(--no-check: for a bot that starts only on the cluster's machines).")]
 
 
-def _existing(db: Path) -> Store:
-    if not db.exists():
-        raise fail(f"{db}: no results database here (give --db PATH)")
-    return open_store(db)
-
-
 def _require_start(entries: list[BotEntry], check: bool) -> None:
     """With ``check``, exit 2 naming each bot of ``entries`` (built-in and remote bots aside) that
     cannot start here, in its sandbox unless trusted: the league would stop at its first table."""
@@ -111,7 +105,7 @@ def _store_entrant(store_it: Callable[[Store, LeagueRow, BotEntry], EntrantKey],
                    league_name: str | None, entry: BotEntry, check: bool) -> EntrantKey:
     """Store ``entry`` in the league of ``db`` with ``store_it`` (adding or updating), once it
     has started here (with ``check``)."""
-    with _existing(db) as store:
+    with open_store(db) as store:
         with user_errors():
             row = league(store, league_name)
         _require_start([entry], check)
@@ -177,7 +171,7 @@ def retire_command(name: NameArg, db: DbOpt = DEFAULT_DB, league_name: LeagueOpt
     Examples:
       arena league retire alice --db league.db
     """
-    with _existing(db) as store, user_errors():
+    with open_store(db) as store, user_errors():
         key = retire_entrant(store, league(store, league_name), name)
     say(f"retired {label(key)}")
 
@@ -267,7 +261,7 @@ def token_command(name: NameArg, db: DbOpt = DEFAULT_DB, league_name: LeagueOpt 
     Examples:
       arena league token alice --db league.db
     """
-    with _existing(db) as store, user_errors():
+    with open_store(db) as store, user_errors():
         row = league(store, league_name)
         if not any(v.bot == name for v in entrants(store, row.name)) and not any(
                 s.bot == name for s in submissions(store, row.name)):
@@ -295,7 +289,7 @@ def status_command(db: DbOpt = DEFAULT_DB, league_name: LeagueOpt = None) -> Non
     Examples:
       arena league status --db league.db
     """
-    with _existing(db) as store, user_errors():
+    with open_store(db) as store, user_errors():
         row = league(store, league_name)
         versions = entrants(store, row.name)
         decided = tables(store, row.name)
@@ -344,7 +338,7 @@ def ladder_command(
       arena league ladder --db league.db
       arena league ladder --db league.db --format md > ladder.md
     """
-    with _existing(db) as store, user_errors():
+    with open_store(db) as store, user_errors():
         row = league(store, league_name)
         board = private_board(league_board(row, league_games(store, tables(store, row.name))),
                               include_commands=False)
@@ -365,7 +359,7 @@ def history_command(name: NameArg, db: DbOpt = DEFAULT_DB, league_name: LeagueOp
     Examples:
       arena league history alice --db league.db
     """
-    with _existing(db) as store, user_errors():
+    with open_store(db) as store, user_errors():
         row = league(store, league_name)
         versions = [v for v in entrants(store, row.name) if v.bot == name]
         if not versions:

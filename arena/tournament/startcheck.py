@@ -47,9 +47,9 @@ def start_failures(entries: Sequence[BotEntry]) -> dict[str, str]:
 
 def start_refusal(failures: Mapping[str, str]) -> str:
     """One line naming each bot of ``failures`` (from :func:`start_failures`) and why it cannot start."""
-    return "; ".join(f"bot {name!r} cannot start: {one_line(why)}" for name, why in failures.items())
+    return "; ".join(f"bot {name!r} cannot start: {_one_line(why)}" for name, why in failures.items())
 
 
-def one_line(text: str) -> str:
+def _one_line(text: str) -> str:
     """``text`` (a start failure, with the end of a bot's output) on one line."""
     return " ".join(line.strip() for line in text.splitlines() if line.strip())
