@@ -30,10 +30,11 @@ def test_recorded_matches_follow_the_schema(tmp_path: Path) -> None:
     untrusted bot: its deal is keyed, and the record says how)."""
     setups = [
         ["wongar", "-b", "random", "-b", "greedy", "-b", "random", "--variant", "initiated", "--tc", "100ms"],
-        # Each of its silences lasts until the elapsed-time cap: a short move without grace keeps
-        # them short.
+        # Each of its silences lasts until the elapsed-time cap (ten times the move): a short move
+        # without grace keeps them short, and the cap of 0.5 s leaves a busy machine's random bots
+        # room to answer.
         ["waroong", "-b", "random", "-b", "random", "-b", f"{sys.executable} {BOT} wrong-seq",
-         "--tc", "20ms~0ms"],
+         "--tc", "50ms~0ms"],
     ]
     for number, setup in enumerate(setups):
         out = tmp_path / f"{number}.json"
